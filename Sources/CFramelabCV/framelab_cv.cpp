@@ -1,0 +1,330 @@
+// The C++ side of the OpenCV bridge. Every entry point catches cv::Exception (and any
+// other C++ exception) so nothing unwinds into Swift; failures become status codes.
+#include "framelab_cv.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+struct fl_cvmat {
+    cv::Mat mat;
+};
+
+struct fl_video {
+    cv::VideoCapture capture;
+    cv::Mat decoded;
+    fl_video_info info;
+};
+
+struct fl_video_writer {
+    cv::VideoWriter writer;
+    cv::Size size;
+    cv::Mat bgr;
+};
+
+namespace {
+
+void set_error(char *err, size_t err_len, const std::string &message) {
+    if (err && err_len) std::snprintf(err, err_len, "%s", message.c_str());
+}
+
+int cv_type(int32_t format) {
+    switch (format) {
+    case FL_FORMAT_GRAY8: return CV_8UC1;
+    case FL_FORMAT_BGR8: return CV_8UC3;
+    case FL_FORMAT_BGRA8: return CV_8UC4;
+    case FL_FORMAT_GRAYF32: return CV_32FC1;
+    default: return -1;
+    }
+}
+
+int32_t fl_format(int type) {
+    switch (type) {
+    case CV_8UC1: return FL_FORMAT_GRAY8;
+    case CV_8UC3: return FL_FORMAT_BGR8;
+    case CV_8UC4: return FL_FORMAT_BGRA8;
+    case CV_32FC1: return FL_FORMAT_GRAYF32;
+    default: return 0;
+    }
+}
+
+// A cv::Mat header over the caller's memory: no allocation, no copy.
+cv::Mat header(const fl_image *image) {
+    return cv::Mat(image->height, image->width, cv_type(image->format), image->data,
+                   static_cast<size_t>(image->stride));
+}
+
+// OpenCV's message without its file/line preamble.
+std::string short_message(const cv::Exception &e) {
+    return e.err.empty() ? std::string(e.what()) : e.err;
+}
+
+// Runs `body`, turning C++ exceptions into FL_CV_ERROR with a message.
+template <typename Body> int guarded(char *err, size_t err_len, Body body) {
+    try {
+        return body();
+    } catch (const cv::Exception &e) {
+        set_error(err, err_len, "OpenCV: " + short_message(e));
+    } catch (const std::exception &e) {
+        set_error(err, err_len, e.what());
+    } catch (...) {
+        set_error(err, err_len, "unknown C++ exception");
+    }
+    return FL_CV_ERROR;
+}
+
+// Converts `src` (any supported layout) into `dst` of the wanted format.
+int convert_mat(const cv::Mat &src, cv::Mat &dst, int32_t src_format, int32_t dst_format,
+                char *err, size_t err_len) {
+    if (src_format == dst_format) {
+        src.copyTo(dst);
+        return FL_CV_OK;
+    }
+    auto is_float = [](int32_t f) { return f == FL_FORMAT_GRAYF32; };
+    if (is_float(src_format) || is_float(dst_format)) {
+        // Float images are gray only: go through gray8 for colour ends.
+        cv::Mat gray;
+        if (is_float(src_format)) {
+            src.convertTo(gray, CV_8U);
+            return convert_mat(gray, dst, FL_FORMAT_GRAY8, dst_format, err, err_len);
+        }
+        if (src_format != FL_FORMAT_GRAY8) {
+            convert_mat(src, gray, src_format, FL_FORMAT_GRAY8, err, err_len);
+        } else {
+            gray = src;
+        }
+        gray.convertTo(dst, CV_32F);
+        return FL_CV_OK;
+    }
+    int code = -1;
+    switch (src_format * 10 + dst_format) {
+    case FL_FORMAT_GRAY8 * 10 + FL_FORMAT_BGR8: code = cv::COLOR_GRAY2BGR; break;
+    case FL_FORMAT_GRAY8 * 10 + FL_FORMAT_BGRA8: code = cv::COLOR_GRAY2BGRA; break;
+    case FL_FORMAT_BGR8 * 10 + FL_FORMAT_GRAY8: code = cv::COLOR_BGR2GRAY; break;
+    case FL_FORMAT_BGR8 * 10 + FL_FORMAT_BGRA8: code = cv::COLOR_BGR2BGRA; break;
+    case FL_FORMAT_BGRA8 * 10 + FL_FORMAT_GRAY8: code = cv::COLOR_BGRA2GRAY; break;
+    case FL_FORMAT_BGRA8 * 10 + FL_FORMAT_BGR8: code = cv::COLOR_BGRA2BGR; break;
+    }
+    if (code < 0) {
+        set_error(err, err_len, "no conversion between these formats");
+        return FL_CV_UNSUPPORTED;
+    }
+    cv::cvtColor(src, dst, code);
+    return FL_CV_OK;
+}
+
+// Formats of decoded files: imread gives gray, BGR or BGRA (IMREAD_UNCHANGED, 8-bit).
+int32_t decoded_format(const cv::Mat &m) { return fl_format(m.type()); }
+
+int finish_decode(cv::Mat &decoded, int32_t format, fl_cvmat **out, char *err, size_t err_len) {
+    if (decoded.depth() != CV_8U) {
+        // 16-bit PNGs and the like: scale to 8 bits.
+        cv::Mat eight;
+        double scale = decoded.depth() == CV_16U ? 1.0 / 257.0 : 1.0;
+        decoded.convertTo(eight, CV_8U, scale);
+        decoded = eight;
+    }
+    int32_t from = decoded_format(decoded);
+    if (from == 0) {
+        set_error(err, err_len, "unsupported channel count " + std::to_string(decoded.channels()));
+        return FL_CV_UNSUPPORTED;
+    }
+    auto *result = new fl_cvmat();
+    int status = convert_mat(decoded, result->mat, from, format, err, err_len);
+    if (status != FL_CV_OK) {
+        delete result;
+        return status;
+    }
+    *out = result;
+    return FL_CV_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+fl_image fl_cvmat_image(const fl_cvmat *mat) {
+    fl_image image;
+    image.format = fl_format(mat->mat.type());
+    image.width = mat->mat.cols;
+    image.height = mat->mat.rows;
+    image.stride = static_cast<int64_t>(mat->mat.step[0]);
+    image.data = mat->mat.data;
+    return image;
+}
+
+void fl_cvmat_release(fl_cvmat *mat) { delete mat; }
+
+const void *fl_cv_header_data(const fl_image *image) {
+    try {
+        return header(image).data;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+int fl_cv_fill_rect(const fl_image *image, int x, int y, int width, int height,
+                    const double value[4], char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        cv::Mat m = header(image);
+        m(cv::Rect(x, y, width, height)).setTo(cv::Scalar(value[0], value[1], value[2], value[3]));
+        return FL_CV_OK;
+    });
+}
+
+int fl_cv_convert(const fl_image *src, const fl_image *dst, char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        if (src->width != dst->width || src->height != dst->height) {
+            set_error(err, err_len, "convert: sizes differ");
+            return FL_CV_ERROR;
+        }
+        cv::Mat in = header(src);
+        cv::Mat out = header(dst);
+        void *before = out.data;
+        int status = convert_mat(in, out, src->format, dst->format, err, err_len);
+        if (status == FL_CV_OK && out.data != before) {
+            // OpenCV reallocated: the destination header did not match; should not happen.
+            set_error(err, err_len, "convert: destination was reallocated");
+            return FL_CV_ERROR;
+        }
+        return status;
+    });
+}
+
+int fl_cv_put_text(const fl_image *image, const char *text, int x, int y, double scale,
+                   const double color[4], int thickness, char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        cv::Mat m = header(image);
+        cv::putText(m, text, cv::Point(x, y), cv::FONT_HERSHEY_SIMPLEX, scale,
+                    cv::Scalar(color[0], color[1], color[2], color[3]), thickness, cv::LINE_AA);
+        return FL_CV_OK;
+    });
+}
+
+int fl_cv_decode_file(const char *path, int32_t format, fl_cvmat **out, char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        cv::Mat decoded = cv::imread(path, cv::IMREAD_UNCHANGED);
+        if (decoded.empty()) {
+            set_error(err, err_len, "not a readable image (unknown format or corrupt data)");
+            return FL_CV_ERROR;
+        }
+        return finish_decode(decoded, format, out, err, err_len);
+    });
+}
+
+int fl_cv_decode_bytes(const void *bytes, size_t count, int32_t format, fl_cvmat **out,
+                       char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        cv::Mat buffer(1, static_cast<int>(count), CV_8UC1, const_cast<void *>(bytes));
+        cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
+        if (decoded.empty()) {
+            set_error(err, err_len, "not a decodable image (corrupt data)");
+            return FL_CV_ERROR;
+        }
+        return finish_decode(decoded, format, out, err, err_len);
+    });
+}
+
+int fl_cv_encode_file(const char *path, const fl_image *image, char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        cv::Mat m = header(image);
+        if (image->format == FL_FORMAT_GRAYF32) {
+            cv::Mat eight;
+            m.convertTo(eight, CV_8U);
+            m = eight;
+        }
+        if (!cv::imwrite(path, m)) {
+            set_error(err, err_len, "could not write (unknown extension or unwritable path)");
+            return FL_CV_ERROR;
+        }
+        return FL_CV_OK;
+    });
+}
+
+fl_video *fl_video_open(const char *path, char *err, size_t err_len) {
+    try {
+        auto *video = new fl_video();
+        if (!video->capture.open(path, cv::CAP_ANY)) {
+            delete video;
+            set_error(err, err_len, "not a readable video (unknown container or corrupt data)");
+            return nullptr;
+        }
+        video->info.fps = video->capture.get(cv::CAP_PROP_FPS);
+        double count = video->capture.get(cv::CAP_PROP_FRAME_COUNT);
+        video->info.frame_count = count > 0 ? static_cast<int64_t>(count) : -1;
+        video->info.width = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_WIDTH));
+        video->info.height = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+        return video;
+    } catch (const cv::Exception &e) {
+        set_error(err, err_len, "OpenCV: " + short_message(e));
+    } catch (...) {
+        set_error(err, err_len, "unknown C++ exception");
+    }
+    return nullptr;
+}
+
+fl_video_info fl_video_get_info(const fl_video *video) { return video->info; }
+
+int fl_video_read(fl_video *video, int32_t format, fl_cvmat **out, double *pts_ms,
+                  char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        if (!video->capture.grab()) return FL_CV_END;
+        *pts_ms = video->capture.get(cv::CAP_PROP_POS_MSEC);
+        if (!video->capture.retrieve(video->decoded) || video->decoded.empty()) {
+            set_error(err, err_len, "frame could not be decoded");
+            return FL_CV_ERROR;
+        }
+        return finish_decode(video->decoded, format, out, err, err_len);
+    });
+}
+
+void fl_video_close(fl_video *video) { delete video; }
+
+fl_video_writer *fl_video_writer_open(const char *path, double fps, int32_t width, int32_t height,
+                                      char *err, size_t err_len) {
+    try {
+        std::string p(path);
+        std::string ext = p.substr(p.find_last_of('.') == std::string::npos ? p.size() : p.find_last_of('.') + 1);
+        for (auto &c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        // A codec every Debian OpenCV build writes for the container.
+        int fourcc = cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
+        if (ext == "mp4" || ext == "m4v" || ext == "mov") fourcc = cv::VideoWriter::fourcc('m', 'p', '4', 'v');
+        else if (ext == "mkv" || ext == "avi") fourcc = cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
+        auto *writer = new fl_video_writer();
+        writer->size = cv::Size(width, height);
+        if (!writer->writer.open(p, fourcc, fps > 0 ? fps : 30.0, writer->size, true)) {
+            delete writer;
+            set_error(err, err_len, "could not open a video writer (unknown extension or unwritable path)");
+            return nullptr;
+        }
+        return writer;
+    } catch (const cv::Exception &e) {
+        set_error(err, err_len, "OpenCV: " + short_message(e));
+    } catch (...) {
+        set_error(err, err_len, "unknown C++ exception");
+    }
+    return nullptr;
+}
+
+int fl_video_writer_write(fl_video_writer *writer, const fl_image *image, char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        if (image->width != writer->size.width || image->height != writer->size.height) {
+            set_error(err, err_len, "frame size differs from the video's");
+            return FL_CV_ERROR;
+        }
+        cv::Mat m = header(image);
+        int status = convert_mat(m, writer->bgr, image->format, FL_FORMAT_BGR8, err, err_len);
+        if (status != FL_CV_OK) return status;
+        writer->writer.write(writer->bgr);
+        return FL_CV_OK;
+    });
+}
+
+void fl_video_writer_close(fl_video_writer *writer) { delete writer; }
+
+} // extern "C"

@@ -1,0 +1,1 @@
+// Carrier for OpenCV's pkg-config flags; CFramelabCV includes OpenCV itself.

@@ -1,0 +1,45 @@
+import CFramelabCV
+import FramelabCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Image file decoding and encoding through OpenCV's imgcodecs.
+public enum ImageCodec {
+    /// Extensions Framelab treats as image files (what OpenCV 4.6 on Debian decodes).
+    public static let fileExtensions: Set<String> = [
+        "png", "jpg", "jpeg", "jpe", "bmp", "dib", "tif", "tiff", "webp", "pbm", "pgm", "ppm", "pnm",
+        "pxm", "sr", "ras", "jp2", "exr", "hdr", "pic",
+    ]
+
+    /// Decodes the image at `path` into `format`. Errors name the path and say why.
+    public static func read(_ path: String, as format: PixelFormat = .bgra8) throws -> Mat {
+        guard access(path, F_OK) == 0 else {
+            throw FramelabError(.io, "image '\(path)': no such file")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw FramelabError(.io, "image '\(path)': permission denied")
+        }
+        var out: OpaquePointer?
+        try cvCall("image '\(path)'", kind: .corrupt) { fl_cv_decode_file(path, format.rawValue, &out, $0, $1) }
+        return Mat(adopting: out!)
+    }
+
+    /// Decodes an encoded image (PNG, JPEG, …) held in memory; `name` labels errors.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, as format: PixelFormat = .bgra8,
+                              name: String = "image data") throws -> Mat {
+        var out: OpaquePointer?
+        try cvCall(name, kind: .corrupt) {
+            fl_cv_decode_bytes(bytes.baseAddress, bytes.count, format.rawValue, &out, $0, $1)
+        }
+        return Mat(adopting: out!)
+    }
+
+    /// Encodes `image` to `path`; the extension picks the codec.
+    public static func write(_ image: Mat, to path: String) throws {
+        try image.withFLImage { img in
+            try cvCall("cannot write image '\(path)'", kind: .io) { fl_cv_encode_file(path, img, $0, $1) }
+        }
+    }
+}

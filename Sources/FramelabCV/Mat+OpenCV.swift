@@ -1,0 +1,87 @@
+import CFramelabCV
+import FramelabCore
+
+extension Mat {
+    /// Calls `body` with an `fl_image` header over this image's memory: the bridge's
+    /// zero-copy view, from which C++ builds a `cv::Mat` header. Do not let it escape.
+    @discardableResult
+    func withFLImage<R>(_ body: (UnsafePointer<fl_image>) throws -> R) rethrows -> R {
+        try withUnsafeMutableBytes { bytes in
+            var image = fl_image(format: format.rawValue, width: Int32(width), height: Int32(height),
+                                 stride: Int64(stride), data: bytes.baseAddress)
+            return try body(&image)
+        }
+    }
+
+    /// Wraps an image OpenCV allocated, without copying; it is freed with the last `Mat`.
+    init(adopting cvmat: OpaquePointer) {
+        let image = fl_cvmat_image(cvmat)
+        guard let format = PixelFormat(rawValue: image.format) else {
+            fatalError("bridge returned unknown pixel format \(image.format)")
+        }
+        let handle = CVMatHandle(cvmat)
+        self.init(borrowing: image.data, format: format, width: Int(image.width), height: Int(image.height),
+                  stride: Int(image.stride), owner: handle)
+    }
+
+    /// The data pointer of a `cv::Mat` header built over this image: the same address
+    /// as the image's own pixels, because the bridge never copies.
+    public var openCVHeaderAddress: UnsafeRawPointer? {
+        withFLImage { fl_cv_header_data($0) }
+    }
+
+    /// The address of pixel (0, 0), for identity checks (never dereference it outside a closure).
+    public var pixelAddress: UnsafeRawPointer? {
+        withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// Fills a rectangle through OpenCV (`cv::Mat::setTo` on a header over this memory).
+    public func openCVFill(x: Int, y: Int, width: Int, height: Int, value: [Double]) throws {
+        let v = (value + [0, 0, 0, 0]).prefix(4).map { $0 }
+        try withFLImage { image in
+            try v.withUnsafeBufferPointer { vp in
+                try cvCall("fill rectangle") {
+                    fl_cv_fill_rect(image, Int32(x), Int32(y), Int32(width), Int32(height), vp.baseAddress, $0, $1)
+                }
+            }
+        }
+    }
+
+    /// Converts into `destination` (same size, any format) with OpenCV's cvtColor / convertTo.
+    public func convert(into destination: Mat) throws {
+        precondition(width == destination.width && height == destination.height, "convert: sizes differ")
+        try withFLImage { src in
+            try destination.withFLImage { dst in
+                try cvCall("convert \(format) to \(destination.format)") { fl_cv_convert(src, dst, $0, $1) }
+            }
+        }
+    }
+
+    /// A new image in `format`, converted with OpenCV (self when the format already matches).
+    public func converted(to format: PixelFormat) throws -> Mat {
+        if format == self.format { return self }
+        let out = Mat(format: format, width: width, height: height)
+        try convert(into: out)
+        return out
+    }
+
+    /// Draws text with OpenCV's Hershey font; `origin` is the baseline's left end.
+    public func drawText(_ text: String, x: Int, y: Int, scale: Double = 1, color: [Double],
+                         thickness: Int = 2) throws {
+        let c = (color + [0, 0, 0, 0]).prefix(4).map { $0 }
+        try withFLImage { image in
+            try c.withUnsafeBufferPointer { cp in
+                try cvCall("draw text") {
+                    fl_cv_put_text(image, text, Int32(x), Int32(y), scale, cp.baseAddress, Int32(thickness), $0, $1)
+                }
+            }
+        }
+    }
+}
+
+/// Owns one OpenCV-allocated image; frees it when the last `Mat` over it is gone.
+final class CVMatHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { fl_cvmat_release(pointer) }
+}

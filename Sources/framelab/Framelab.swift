@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct Framelab: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "framelab",
+        abstract: "A vision research workbench: run frames through filters, time every stage, record to HDF5.",
+        discussion: """
+            Sources: image:PATH, images:DIR, video:PATH[?pace=fast|realtime], synthetic:WxH@FPS.
+            Runs are recorded into HDF5 files (one file holds many runs); see docs/hdf5-schema.md.
+            """,
+        version: FramelabVersionInfo.text,
+        subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self]
+    )
+}

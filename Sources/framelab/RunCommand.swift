@@ -1,0 +1,179 @@
+import ArgumentParser
+import Dispatch
+import FramelabCore
+import FramelabFilters
+import FramelabPipeline
+import FramelabRecording
+import Foundation
+
+/// `framelab run`: frames from a source through filters, every stage timed, optionally
+/// recorded as a run in an HDF5 file.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run frames from a source through filter stages, timing every stage.",
+        discussion: """
+            Source specs:
+              \(SourceSpec.schemes.map(\.usage).joined(separator: "\n  "))
+
+            Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order.
+            Ctrl-C stops the run after the frame in progress; what was recorded is kept.
+            """)
+
+    @Option(name: .long, help: "Where frames come from, e.g. synthetic:640x480@30 or video:clip.mp4?pace=realtime.")
+    var source: String
+
+    @Option(name: .customLong("filter"), help: "A filter stage NAME[:key=value,...]; repeat for a chain.")
+    var filters: [String] = []
+
+    @Option(name: .long, help: "Stop after this many processed frames (dropped frames do not count).")
+    var frames: Int?
+
+    @Option(name: .long, help: "keep-all or drop-late (default: drop-late for live sources, keep-all for files).")
+    var policy: String?
+
+    @Option(name: .long, help: "Record the run into this HDF5 file (created if missing; runs are appended).")
+    var out: String?
+
+    @Option(name: .customLong("run-id"), help: "Name of the run inside the HDF5 file (default: UTC time and a random suffix).")
+    var runID: String?
+
+    @Option(name: .customLong("queue"), help: "Frames that may wait between source and stages under keep-all.")
+    var queueCapacity: Int = Pipeline.defaultQueueCapacity
+
+    @Flag(name: .long, help: "Print no progress line.")
+    var quiet = false
+
+    func validate() throws {
+        if let frames, frames < 1 { throw usageError("--frames must be at least 1, got \(frames)") }
+        if let policy, DropPolicy(rawValue: policy) == nil {
+            throw usageError("--policy must be keep-all or drop-late, got '\(policy)'")
+        }
+        if queueCapacity < 1 { throw usageError("--queue must be at least 1, got \(queueCapacity)") }
+        if let runID, runID.isEmpty || runID.contains("/") {
+            throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
+        }
+    }
+
+    func run() throws {
+        // Everything the user typed is checked before any frame is read or file written.
+        let stages: [any PipelineStage]
+        let source: any FrameSource
+        do {
+            let registry = FilterRegistry.builtIns
+            stages = try filters.map { text in
+                let spec = try ElementSpec(parsing: text)
+                let filter = try registry.instantiate(spec)
+                return FilterStage(filter, acceptedFormats: registry[spec.name]?.formats ?? [])
+            }
+            source = try SourceFactory.open(self.source)
+        } catch {
+            throw failure(error)
+        }
+        let pipeline = Pipeline(source: source, stages: stages, policy: policy.flatMap(DropPolicy.init),
+                                maxFrames: frames, queueCapacity: queueCapacity)
+        let stageNames = stages.map(\.name)
+
+        let writer: RunWriter?
+        let id = runID ?? RunIdentifier.make()
+        do {
+            writer = try out.map { path in
+                try RecordingFile(path: path).createRun(
+                    id: id, attributes: runAttributes(source: source, pipeline: pipeline), stageNames: stageNames)
+            }
+        } catch {
+            throw failure(error)
+        }
+
+        let interrupt = InterruptHandler { pipeline.requestStop() }
+        defer { interrupt.cancel() }
+        var tally = RunTally(stageCount: stages.count)
+        let progress = ProgressLine(total: frames ?? source.expectedFrameCount, enabled: !quiet)
+        let recorder = writer.map(RunEventRecorder.init)
+
+        var runError: Error?
+        do {
+            try pipeline.run { event in
+                recorder?.record(event)
+                tally.add(event)
+                progress.update(tally)
+            }
+        } catch {
+            runError = error
+        }
+        progress.finish(tally)
+
+        let status: String
+        if let runError {
+            status = "failed: \((runError as? FramelabError)?.message ?? "\(runError)")"
+        } else {
+            status = pipeline.wasStopped ? "interrupted" : "completed"
+        }
+        do {
+            try writer?.finish(status: status)
+        } catch {
+            if runError == nil { runError = error }
+        }
+
+        print(tally.summary(stageNames: stageNames, policy: pipeline.policy))
+        if let out {
+            print("recorded run '\(id)' in \(out) (status: \(status))")
+        }
+        if let runError { throw failure(runError) }
+    }
+
+    private func runAttributes(source: any FrameSource, pipeline: Pipeline) -> [String: AttributeValue] {
+        var attributes: [String: AttributeValue] = [
+            "started_utc": .string(HostInfo.utcNowISO8601()),
+            "host": .string(HostInfo.hostName),
+            "cpu_model": .string(HostInfo.cpuModel),
+            "cpu_cores": .int(Int64(HostInfo.coreCount)),
+            "framelab_version": .string(FramelabVersion.string),
+            "git_commit": .string(FramelabVersionInfo.gitCommit ?? "unknown"),
+            "command_line": .string(quotedCommandLine),
+            "source": .string(self.source),
+            "policy": .string(pipeline.policy.rawValue),
+            "filters": .strings(filters),
+            "queue_capacity": .int(Int64(pipeline.policy == .dropLate ? 1 : queueCapacity)),
+        ]
+        if let frames { attributes["frames_requested"] = .int(Int64(frames)) }
+        if let fps = source.nominalFPS { attributes["source_fps"] = .double(fps) }
+        return attributes
+    }
+}
+
+/// Run ids: UTC time to the second plus four random hex digits, e.g. 20261122T120501Z-3fa2.
+enum RunIdentifier {
+    static func make() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: Date()) + "-" + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a call to `action`, once, instead of ending the process,
+/// so a stopped run still finishes its HDF5 records.
+final class InterruptHandler: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                printToStandardError("\nframelab: stopping after the frame in progress (signal \(sig))")
+                action()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for s in sources { s.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

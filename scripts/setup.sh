@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what Framelab needs when it is missing: Debian packages (OpenCV, HDF5, V4L2,
+# cascades) and a Python venv in .venv for h5py and the notebooks. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+debian_packages=(libopencv-dev libv4l-dev libhdf5-dev opencv-data pkg-config python3-venv)
+missing=()
+for p in "${debian_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    sudo_cmd=()
+    [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The venv is keyed on the requirements file: a changed file reinstalls.
+venv=.venv
+req=Notebooks/requirements.txt
+stamp="$venv/.requirements.sha256"
+want=$(sha256sum "$req" | cut -d' ' -f1)
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "setup: installing Python packages into $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
+    echo "$want" > "$stamp"
+fi
