@@ -249,7 +249,8 @@ int fl_cv_encode_file(const char *path, const fl_image *image, char *err, size_t
 fl_video *fl_video_open(const char *path, char *err, size_t err_len) {
     try {
         auto *video = new fl_video();
-        if (!video->capture.open(path, cv::CAP_ANY)) {
+        // FFmpeg first: it reports frame counts and times reliably; other backends after.
+        if (!video->capture.open(path, cv::CAP_FFMPEG) && !video->capture.open(path, cv::CAP_ANY)) {
             delete video;
             set_error(err, err_len, "not a readable video (unknown container or corrupt data)");
             return nullptr;
@@ -297,7 +298,7 @@ fl_video_writer *fl_video_writer_open(const char *path, double fps, int32_t widt
         else if (ext == "mkv" || ext == "avi") fourcc = cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
         auto *writer = new fl_video_writer();
         writer->size = cv::Size(width, height);
-        if (!writer->writer.open(p, fourcc, fps > 0 ? fps : 30.0, writer->size, true)) {
+        if (!writer->writer.open(p, cv::CAP_FFMPEG, fourcc, fps > 0 ? fps : 30.0, writer->size, true)) {
             delete writer;
             set_error(err, err_len, "could not open a video writer (unknown extension or unwritable path)");
             return nullptr;

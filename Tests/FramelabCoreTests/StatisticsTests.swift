@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func shareAboveBudgetCountsStrictlyGreater() {
-        let s = SampleStatistics([10, 16.7, 20, 40, 50])
+        let s = SampleStatistics([10, 16.6, 20, 40, 50])
         #expect(s.shareAbove(FrameBudget.milliseconds(fps: 60)) == 0.6)
         #expect(s.shareAbove(FrameBudget.milliseconds(fps: 24)) == 0.2)
         #expect(SampleStatistics([]).shareAbove(1) == 0)
