@@ -12,6 +12,8 @@ them, including ones added by later schema versions.
 """
 from __future__ import annotations
 
+import json
+
 import h5py
 import numpy as np
 import pandas as pd
@@ -161,3 +163,106 @@ def stage_summary(path: str, run: str | None = None) -> pd.DataFrame:
             row[f"over_{fps}"] = float((ms > budget).mean()) if len(ms) else 0.0
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# --- Run kinds --------------------------------------------------------------------------
+
+def runs_of_kind(path: str, kind: str) -> list[str]:
+    """Ids of runs whose `kind` attribute is `kind` ("bench filters", "eval"); pipeline runs
+    have no `kind`, and `kind=""` selects them."""
+    out = []
+    for run in run_ids(path):
+        if attributes(path, run).get("kind", "") == kind:
+            out.append(run)
+    return out
+
+
+# --- Benchmark runs (framelab bench filters) ---------------------------------------------
+
+def bench_results(path: str, run: str | None = None) -> pd.DataFrame:
+    """One row per measured case of a `bench filters` run: filter, path, size, threads,
+    min_ms, median_ms, runs and the ratios vs_memcpy, vs_opencv, vs_scalar (NaN where absent).
+    Also width, height and pixels, parsed from size. The newest bench run when `run` is None."""
+    if run is None:
+        benches = runs_of_kind(path, "bench filters")
+        if not benches:
+            raise ValueError(f"{path}: holds no 'bench filters' run")
+        run = benches[-1]
+    report = json.loads(attributes(path, run)["bench_json"])
+    df = pd.DataFrame(report["results"])
+    for column in ("vs_memcpy", "vs_opencv", "vs_scalar"):
+        if column not in df:
+            df[column] = np.nan
+    size = df["size"].str.split("x", expand=True).astype(int)
+    df["width"], df["height"] = size[0], size[1]
+    df["pixels"] = df["width"] * df["height"]
+    df["memcpy_ms"] = df["size"].map(report.get("memcpy_ms_by_size", {}))
+    return df
+
+
+def bench_repetitions(path: str, run: str) -> pd.DataFrame:
+    """Every timed repetition of a bench run: case columns (filter, path, size, threads) and ms."""
+    t = timings(path, run)
+    parts = t["stage_name"].str.split("|", expand=True)
+    t["filter"], t["path"], t["size"], t["threads"] = parts[0], parts[1], parts[2], parts[3].astype(int)
+    return t
+
+
+# --- Detection tables (framelab eval, framelab run --detector) ---------------------------
+
+def matrix_table(path: str, run: str | None, name: str) -> pd.DataFrame:
+    """A 2-D float64 detection table, its columns named by its `columns` attribute."""
+    run = _resolve(path, run)
+    with open_file(path) as f:
+        group = f["runs"][run]
+        if name not in group:
+            raise KeyError(f"{path}: run {run!r} has no table {name!r}")
+        dataset = group[name]
+        columns = [_text(c) for c in dataset.attrs["columns"]]
+        data = dataset[()]
+    return pd.DataFrame(data.reshape(-1, len(columns)), columns=columns)
+
+
+def _with_detector_names(df: pd.DataFrame, path: str, run: str | None) -> pd.DataFrame:
+    names = stage_names(path, run)
+    if "detector" in df:
+        df["detector_name"] = [names[int(d)] if 0 <= d < len(names) else f"stage {int(d)}" for d in df["detector"]]
+    return df
+
+
+def detector_metrics(path: str, run: str | None = None) -> pd.DataFrame:
+    """Per detector: ap, precision, recall, f1, p50_ms, p95_ms, images, faces, … (eval runs)."""
+    return _with_detector_names(matrix_table(path, run, "detector_metrics"), path, run)
+
+
+def detections(path: str, run: str | None = None) -> pd.DataFrame:
+    """Every detection: frame, detector, box, score, eye/mouth points, outcome, matched face, iou."""
+    return _with_detector_names(matrix_table(path, run, "detections"), path, run)
+
+
+def ground_truth(path: str, run: str | None = None) -> pd.DataFrame:
+    """Every annotated face: frame, face, box, ignore."""
+    return matrix_table(path, run, "ground_truth")
+
+
+def frame_matches(path: str, run: str | None = None) -> pd.DataFrame:
+    """Per image and detector: faces, true_positives, false_positives, misses, duration_ms, failed."""
+    return _with_detector_names(matrix_table(path, run, "frame_matches"), path, run)
+
+
+#: Curve kinds in the `curves` table.
+CURVES = {0: "precision-recall", 1: "fddb-discrete-roc", 2: "fddb-continuous-roc"}
+
+
+def curves(path: str, run: str | None = None) -> pd.DataFrame:
+    """Curve points per detector: curve (0 PR, 1 FDDB discrete ROC, 2 continuous), threshold, x, y,
+    with `curve_name` added."""
+    df = _with_detector_names(matrix_table(path, run, "curves"), path, run)
+    df["curve_name"] = df["curve"].astype(int).map(CURVES)
+    return df
+
+
+def image_paths(path: str, run: str | None = None) -> list[str]:
+    """The dataset image of each frame of an eval run (attribute `image_paths`), in frame order."""
+    paths = attributes(path, run).get("image_paths", [])
+    return [paths] if isinstance(paths, str) else list(paths)

@@ -27,8 +27,8 @@ def framelab(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="session")
 def runs_file(tmp_path_factory) -> Path:
-    """Three runs: a keep-all chain, a drop-late run that drops frames, and an image folder
-    with a corrupt file (a recorded failure)."""
+    """Five runs: a keep-all chain, a drop-late run that drops frames, an image folder with a
+    corrupt file (a recorded failure), a filter benchmark and a detector evaluation."""
     tmp = tmp_path_factory.mktemp("runs")
     h5 = tmp / "runs.h5"
     framelab("run", "--source", "synthetic:160x120@200", "--frames", "40", "--filter", "sepia",
@@ -45,4 +45,10 @@ def runs_file(tmp_path_factory) -> Path:
     (folder / "img1b.png").write_bytes(b"\x89PNG broken")
     framelab("run", "--source", f"images:{folder}", "--filter", "gray", "--out", str(h5), "--run-id", "folder",
              "--quiet")
+    # A small filter benchmark and a small evaluation on the bundled face sample.
+    framelab("bench", "filters", "--filter", "gray", "--filter", "sepia", "--size", "160x120",
+             "--chain-size", "160x120", "--chain-size", "320x240", "--repeats", "3", "--warmup", "1",
+             "--out", str(h5), "--quiet")
+    framelab("eval", "--dataset", f"csv:{ROOT / 'Datasets' / 'sample' / 'faces.csv'}", "--detector", "opencv-haar",
+             "--detector", "opencv-lbp", "--limit", "6", "--out", str(h5), "--run-id", "eval", "--quiet")
     return h5
