@@ -129,7 +129,9 @@ final class CompiledPass {
             let n = min(chunk, band.upperBound - y)
             let inRows = input.view(x: 0, y: y, width: input.width, height: n)
             let outRows = output.view(x: 0, y: y, width: output.width, height: n)
-            if colorKernels.isEmpty {
+            if colorKernels.isEmpty && input.format == .gray8 {
+                copyRows(inRows, outRows, 0..<n)
+            } else if colorKernels.isEmpty {
                 Luma.applySIMD(inRows, into: outRows, rows: 0..<n)
             } else {
                 let tmp = scratch.view(x: 0, y: 0, width: input.width, height: n)

@@ -32,36 +32,34 @@ enum WarpKernel {
         }
     }
 
-    /// The fast path: exact maps copy pixels; others step the source position along each
-    /// row in 16.16 fixed point and blend with 8-bit weights.
+    /// The fast path: exact maps copy pixels; others blend with 8-bit weights. Positions
+    /// are computed per pixel with the reference's own expression, so both paths agree on
+    /// which output pixels fall outside the input.
     static func applyFast(_ warp: Warp, _ input: Mat, into output: Mat, rows: Range<Int>) {
         guard let inv = warp.transform.inverse else { return }
         let channels = input.format.channels
         let w = input.width, h = input.height
-        let one = 65536.0
-        // Per output step in x, the source moves by (inv.a, inv.c).
-        let dx = Int((inv.a * one).rounded()), dy = Int((inv.c * one).rounded())
         let exact = warp.transform.isPixelExact
-        let minF = -32768, maxX = (w - 1) * 65536 + 32768, maxY = (h - 1) * 65536 + 32768
+        let right = Double(w) - 0.5, bottom = Double(h) - 0.5
         forEachOutputRow(input, output, rows: rows) { s, d, y in
-            let p = inv.apply(0.5, Double(y) + 0.5)
-            var fx = Int(((p.x - 0.5) * one).rounded()), fy = Int(((p.y - 0.5) * one).rounded())
+            let cy = Double(y) + 0.5
             for x in 0..<output.width {
-                defer { fx += dx; fy += dy }
+                let p = inv.apply(Double(x) + 0.5, cy)
+                let fx = p.x - 0.5, fy = p.y - 0.5
                 let o = x * channels
-                guard fx >= minF, fy >= minF, fx <= maxX, fy <= maxY else {
+                guard fx >= -0.5, fy >= -0.5, fx <= right, fy <= bottom else {
                     for c in 0..<channels { d[o + c] = 0 }
                     continue
                 }
-                let x0 = fx >> 16, y0 = fy >> 16
-                let xa = min(max(x0, 0), w - 1), ya = min(max(y0, 0), h - 1)
                 if exact {
-                    let sp = s + ya * input.stride + xa * channels
+                    let sp = s + min(max(Int(fy.rounded()), 0), h - 1) * input.stride + min(max(Int(fx.rounded()), 0), w - 1) * channels
                     for c in 0..<channels { d[o + c] = sp[c] }
                     continue
                 }
-                let ax = (fx >> 8) & 0xFF, ay = (fy >> 8) & 0xFF
-                let xb = min(max(x0 + 1, 0), w - 1), yb = min(max(y0 + 1, 0), h - 1)
+                let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
+                let ax = Int(((fx - Double(x0)) * 256).rounded()), ay = Int(((fy - Double(y0)) * 256).rounded())
+                let xa = min(max(x0, 0), w - 1), xb = min(max(x0 + 1, 0), w - 1)
+                let ya = min(max(y0, 0), h - 1), yb = min(max(y0 + 1, 0), h - 1)
                 let r0 = s + ya * input.stride, r1 = s + yb * input.stride
                 for c in 0..<channels {
                     let top = Int(r0[xa * channels + c]) * (256 - ax) + Int(r0[xb * channels + c]) * ax
