@@ -53,15 +53,30 @@ public struct FilterDescriptor: Sendable {
         factory = { values in BuiltInFilter(name: name, operation: try operation(values), path: .default) }
     }
 
-    /// True for filters that have scalar, SIMD, recipe and OpenCV paths.
+    /// True for built-ins, which run on the scalar, SIMD and recipe paths (and OpenCV where
+    /// it has the operation).
     public var hasPaths: Bool { operation != nil }
+
+    /// The paths this filter runs on with its default parameters (empty for plugins).
+    public var paths: [FilterPath] {
+        guard let operation, let made = try? operation(ParameterValues(defaultValues, element: name)) else { return [] }
+        return FilterPath.allCases.filter { $0 != .opencv || made.missingOpenCVReason == nil }
+    }
+
+    var defaultValues: [String: ParameterValue] {
+        Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.defaultValue) })
+    }
 
     /// Checks the spec's arguments against the parameters and creates an instance on
     /// `path` (plugins have one implementation and ignore it).
     public func instantiate(_ spec: ElementSpec, path: FilterPath = .default, threads: Int = 1) throws -> any FrameFilter {
         let values = try parameterValues(spec)
         if let operation {
-            return BuiltInFilter(name: name, operation: try operation(values), path: path, threads: threads)
+            let made = try operation(values)
+            if path == .opencv, let why = made.missingOpenCVReason {
+                throw FramelabError(.unsupported, "filter '\(name)' has no OpenCV reference path (\(why))")
+            }
+            return BuiltInFilter(name: name, operation: made, path: path, threads: threads)
         }
         return try factory(values)
     }

@@ -51,7 +51,7 @@ final class OperationRunner {
             case (_, .constantColor(let color)):
                 try output.openCVFill(x: 0, y: 0, width: output.width, height: output.height,
                                       value: Array(color.bgra.prefix(output.format.channels)))
-            default: throw noOpenCV("OpenCV has no radial gradient generator")
+            default: throw noOpenCV(operation.missingOpenCVReason ?? "")
             }
 
         case (.composite(let stage), _):
@@ -80,7 +80,7 @@ final class OperationRunner {
         case .curves(let curves):
             let identity = (0..<256).map { UInt8($0) }
             try OpenCVFilters.lookUp(input, into: output, tables: Array((curves.tables + [identity]).prefix(input.format.channels)))
-        case .vibrance: throw noOpenCV("OpenCV has no vibrance operation")
+        case .vibrance: throw noOpenCV(operation.missingOpenCVReason ?? "")
         }
     }
 
@@ -92,6 +92,17 @@ final class OperationRunner {
         let images = CompositeLayers.make(stage, like: input)
         layers = (key, images)
         return images
+    }
+}
+
+extension PixelOperation {
+    /// Why OpenCV has no reference for this operation (nil when it has one).
+    public var missingOpenCVReason: String? {
+        switch self {
+        case .color(.vibrance): return "OpenCV has no vibrance operation"
+        case .generate(.radialGradient): return "OpenCV has no radial gradient generator"
+        default: return nil
+        }
     }
 }
 

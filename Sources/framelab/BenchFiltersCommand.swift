@@ -20,6 +20,10 @@ struct BenchFiltersCommand: ParsableCommand {
     @Option(name: .customLong("size"), help: "Frame size WxH for the per-filter table; repeatable (default 1920x1080).")
     var sizes: [String] = []
 
+    @Option(name: .customLong("chain-size"),
+            help: "Frame size WxH for the chain and budget table; repeatable (default 1280x720, 1920x1080, 3840x2160).")
+    var chainSizes: [String] = []
+
     @Option(name: .customLong("filter"), help: "A built-in filter to time (default parameters); repeatable (default: all).")
     var filters: [String] = []
 
@@ -51,6 +55,9 @@ struct BenchFiltersCommand: ParsableCommand {
         for s in sizes where Self.parseSize(s) == nil {
             throw usageError("--size must be WxH with positive numbers, got '\(s)'")
         }
+        for s in chainSizes where Self.parseSize(s) == nil {
+            throw usageError("--chain-size must be WxH with positive numbers, got '\(s)'")
+        }
         let known = FilterRegistry.builtIns
         for f in filters where known[f] == nil {
             throw usageError("--filter: unknown built-in '\(f)' (known: \(known.descriptors.map(\.name).joined(separator: ", ")))")
@@ -70,6 +77,7 @@ struct BenchFiltersCommand: ParsableCommand {
         var config = FilterBenchmark.Configuration()
         if !sizes.isEmpty { config.sizes = sizes.compactMap(Self.parseSize) }
         if !filters.isEmpty { config.filters = filters }
+        if !chainSizes.isEmpty { config.budgetSizes = chainSizes.compactMap(Self.parseSize) }
         let names = paths.split(separator: ",").map(String.init)
         config.paths = names.compactMap { FilterPath(rawValue: $0) }
         config.threads = threads

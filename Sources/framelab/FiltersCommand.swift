@@ -11,6 +11,7 @@ struct FiltersCommand: ParsableCommand {
         for d in FilterRegistry.builtIns.descriptors {
             print("\(d.name)  [\(d.origin); formats \(d.formats.map(\.name).joined(separator: ", "))]")
             print("    \(d.summary)")
+            if d.hasPaths { print("    paths: \(d.paths.map(\.rawValue).joined(separator: ", "))") }
             for p in d.parameters {
                 print("    \(p.name): \(p.type), range \(p.rangeText), default \(p.defaultValue) — \(p.summary)")
             }

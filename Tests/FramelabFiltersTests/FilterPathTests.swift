@@ -96,7 +96,7 @@ import Testing
             let limit: Double
             if path == .opencv {
                 guard let t = c.tolerance.openCV else {
-                    let error = #expect(throws: FramelabError.self) { try run(spec, .opencv, input) }
+                    let error = #expect(throws: FramelabError.self) { try registry.instantiate(spec, path: .opencv) }
                     #expect(error?.kind == .unsupported && error?.message.contains("no OpenCV reference") == true)
                     continue
                 }

@@ -47,8 +47,9 @@ public struct FilterBenchmark {
                 for path in configuration.paths {
                     for threads in (path == .recipe ? threadCounts : [1]) {
                         progress("\(name) on \(path)\(threads > 1 ? " (\(threads) threads)" : "") at \(size)")
-                        let filter = try registry.instantiate(ElementSpec(name: name), path: path, threads: threads)
+                        let filter: any FrameFilter
                         do {
+                            filter = try registry.instantiate(ElementSpec(name: name), path: path, threads: threads)
                             _ = try filter.process(frame)
                         } catch let error as FramelabError where error.kind == .unsupported {
                             report.skipped.append("\(name) on \(path): \(error.message)")
