@@ -60,12 +60,26 @@ public struct ChannelCurves: Sendable {
 func lookUpRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, width: Int, step: Int,
                _ b: UnsafePointer<UInt8>, _ g: UnsafePointer<UInt8>, _ r: UnsafePointer<UInt8>) {
     if step == 4 {
-        let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(d)
-        for x in 0..<width {
-            let v = src.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
+        // Two pixels per step from one 64-bit load: fewer loads and loop overheads, and the
+        // six independent lookups keep both load ports busy.
+        var sp = UnsafeRawPointer(s), dp = UnsafeMutableRawPointer(d)
+        var left = width
+        while left >= 2 {
+            let v = sp.loadUnaligned(as: UInt64.self)
+            let lo = UInt64(b[Int(truncatingIfNeeded: v & 0xFF)]) | UInt64(g[Int(truncatingIfNeeded: (v &>> 8) & 0xFF)]) &<< 8
+                | UInt64(r[Int(truncatingIfNeeded: (v &>> 16) & 0xFF)]) &<< 16
+            let hi = UInt64(b[Int(truncatingIfNeeded: (v &>> 32) & 0xFF)]) &<< 32 | UInt64(g[Int(truncatingIfNeeded: (v &>> 40) & 0xFF)]) &<< 40
+                | UInt64(r[Int(truncatingIfNeeded: (v &>> 48) & 0xFF)]) &<< 48
+            dp.storeBytes(of: lo | hi | (v & 0xFF00_0000_FF00_0000), as: UInt64.self)
+            sp += 8
+            dp += 8
+            left &-= 2
+        }
+        if left == 1 {
+            let v = sp.loadUnaligned(as: UInt32.self)
             let out = UInt32(b[Int(v & 0xFF)]) | UInt32(g[Int((v >> 8) & 0xFF)]) << 8
                 | UInt32(r[Int((v >> 16) & 0xFF)]) << 16 | (v & 0xFF00_0000)
-            dst.storeBytes(of: out, toByteOffset: 4 * x, as: UInt32.self)
+            dp.storeBytes(of: out, as: UInt32.self)
         }
     } else {
         for x in 0..<width {
