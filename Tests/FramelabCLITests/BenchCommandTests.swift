@@ -98,3 +98,20 @@ import Testing
         #expect(noCV.stderr == "framelab: error: filter 'vibrance' has no OpenCV reference path (OpenCV has no vibrance operation)\n")
     }
 }
+
+/// `framelab filters --explain`: the plan a recipe would run.
+@Suite struct ExplainCommandTests {
+    @Test func explainShowsTheFusedPlan() throws {
+        let r = try TestSupport.framelab(["filters", "--explain", "--filter", "sepia", "--filter", "hue:angle=0.5",
+                                          "--filter", "gamma:power=0.8", "--filter", "affine:preset=rotate90",
+                                          "--size", "640x480", "--threads", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "recipe: 4 operation(s) in 2 pass(es), bgra8 640x480 → bgra8 480x640, rows split across 2 thread(s)")
+        #expect(lines.contains("  pass 1 [sepia, hue, gamma]: read bgra8 640x480 → colour matrix (sepia ∘ hue) → lookup table (gamma) → write bgra8 640x480"))
+        #expect(lines.contains { $0.hasPrefix("  pass 2 [affine]: one resampling (exact pixel copy)") })
+        let bad = try TestSupport.framelab(["filters", "--explain", "--filter", "sepia", "--format", "gray8"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "framelab: error: recipe step 'sepia' does not accept gray8 (accepts bgr8, bgra8)\n")
+    }
+}

@@ -70,6 +70,12 @@ struct GaussianBlur: Sendable {
                 padded.withUnsafeMutableBufferPointer { pad in
                     ring.withUnsafeMutableBufferPointer { ringBuffer in
                         let pb = pad.baseAddress!, rb = ringBuffer.baseAddress!
+                        let taps = fixed.count
+                        // Weights splatted once; ring row pointers per output row (valid in this closure only).
+                        let splat = UnsafeMutablePointer<V>.allocate(capacity: taps)
+                        let rowsOf = UnsafeMutablePointer<UnsafeMutablePointer<Int32>>.allocate(capacity: taps)
+                        defer { splat.deallocate(); rowsOf.deallocate() }
+                        for k in 0..<taps { splat[k] = V(repeating: fixed[k]) }
                         // Horizontal pass of source row `sy` into ring slot sy mod ringCount.
                         func horizontal(_ sy: Int) {
                             let row = s + min(max(sy, 0), h - 1) * input.stride
@@ -81,15 +87,17 @@ struct GaussianBlur: Sendable {
                             var i = 0
                             while i + 8 <= n {
                                 var acc = V.zero
-                                for k in 0..<fixed.count {
-                                    acc &+= UnsafeRawPointer(pb + i + k * ch).loadUnaligned(as: V.self) &* V(repeating: fixed[k])
+                                var tap = UnsafeRawPointer(pb + i)
+                                for k in 0..<taps {
+                                    acc &+= tap.loadUnaligned(as: V.self) &* splat[k]
+                                    tap += ch * 4
                                 }
                                 UnsafeMutableRawPointer(out + i).storeBytes(of: (acc &+ 8) &>> 4, as: V.self)
                                 i += 8
                             }
                             while i < n {
                                 var acc: Int32 = 0
-                                for k in 0..<fixed.count { acc += pb[i + k * ch] * fixed[k] }
+                                for k in 0..<taps { acc += pb[i + k * ch] * fixed[k] }
                                 out[i] = (acc + 8) >> 4
                                 i += 1
                             }
@@ -100,11 +108,12 @@ struct GaussianBlur: Sendable {
                             let drow = d + y * output.stride
                             var i = 0
                             let half = V(repeating: 1 << 19), hi = V(repeating: 255)
+                            // The ring rows this output row combines, oldest first, found once per row.
+                            for k in 0..<taps { rowsOf[k] = rb + ((y - r + k) % ringCount + ringCount) % ringCount * stride }
                             while i + 8 <= n {
                                 var acc = V.zero
-                                for k in 0..<fixed.count {
-                                    let slot = ((y - r + k) % ringCount + ringCount) % ringCount
-                                    acc &+= UnsafeRawPointer(rb + slot * stride + i).loadUnaligned(as: V.self) &* V(repeating: fixed[k])
+                                for k in 0..<taps {
+                                    acc &+= UnsafeRawPointer(rowsOf[k] + i).loadUnaligned(as: V.self) &* splat[k]
                                 }
                                 let v = pointwiseMin((acc &+ half) &>> 20, hi)
                                 UnsafeMutableRawPointer(drow + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
@@ -112,10 +121,7 @@ struct GaussianBlur: Sendable {
                             }
                             while i < n {
                                 var acc: Int32 = 0
-                                for k in 0..<fixed.count {
-                                    let slot = ((y - r + k) % ringCount + ringCount) % ringCount
-                                    acc += rb[slot * stride + i] * fixed[k]
-                                }
+                                for k in 0..<taps { acc += rowsOf[k][i] * fixed[k] }
                                 drow[i] = UInt8(min(255, (acc + (1 << 19)) >> 20))
                                 i += 1
                             }

@@ -37,6 +37,7 @@ enum WarpKernel {
     /// which output pixels fall outside the input.
     static func applyFast(_ warp: Warp, _ input: Mat, into output: Mat, rows: Range<Int>) {
         guard let inv = warp.transform.inverse else { return }
+        if warp.transform.isPixelExact, copyExact(inv, input, into: output, rows: rows) { return }
         let channels = input.format.channels
         let w = input.width, h = input.height
         let exact = warp.transform.isPixelExact
@@ -68,6 +69,36 @@ enum WarpKernel {
                 }
             }
         }
+    }
+}
+
+extension WarpKernel {
+    /// Maps that move whole pixels, with every output pixel inside the input: a translation
+    /// copies row segments; quarter turns and mirrors step through the source in whole
+    /// pixels. Returns false (nothing written) when some output pixel falls outside.
+    static func copyExact(_ inv: Affine2D, _ input: Mat, into output: Mat, rows: Range<Int>) -> Bool {
+        let bpp = input.format.bytesPerPixel
+        // Source pixel of output (x, y): (ax·x + bx·y + cx, ay·x + by·y + cy), all integers.
+        let ax = Int(inv.a), bx = Int(inv.b), ay = Int(inv.c), by = Int(inv.d)
+        let cx = Int((inv.apply(0.5, 0.5).x - 0.5).rounded()), cy = Int((inv.apply(0.5, 0.5).y - 0.5).rounded())
+        for (x, y) in [(0, 0), (output.width - 1, 0), (0, output.height - 1), (output.width - 1, output.height - 1)] {
+            let sx = ax * x + bx * y + cx, sy = ay * x + by * y + cy
+            if sx < 0 || sy < 0 || sx >= input.width || sy >= input.height { return false }
+        }
+        let srcStep = ay * input.stride + ax * bpp
+        forEachOutputRow(input, output, rows: rows) { s, d, y in
+            let start = s + (by * y + cy) * input.stride + (bx * y + cx) * bpp
+            if ax == 1 && ay == 0 {
+                d.update(from: start, count: output.width * bpp)
+                return
+            }
+            var p = start
+            for x in 0..<output.width {
+                for c in 0..<bpp { d[x * bpp + c] = p[c] }
+                p += srcStep
+            }
+        }
+        return true
     }
 }
 
