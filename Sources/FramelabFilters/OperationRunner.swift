@@ -8,6 +8,9 @@ final class OperationRunner {
     let operation: PixelOperation
     let path: FilterPath
     private var layers: (key: LayerKey, images: [Mat])?
+    /// Fixed-point forms built on first use, so steady state allocates nothing per frame.
+    private var colorKernel: RowKernel?
+    private var blurKernel: GaussianBlur?
 
     init(name: String, operation: PixelOperation, path: FilterPath) {
         precondition(path != .recipe, "recipes run through Recipe")
@@ -20,7 +23,10 @@ final class OperationRunner {
         let all = 0..<output.height
         switch (operation, path) {
         case (.color(let step), .scalar): ColorStepKernels.applyScalar(step, input, into: output)
-        case (.color(let step), .simd): ColorStepKernels.applyFast(step, input, into: output, rows: all)
+        case (.color(let step), .simd):
+            let kernel = colorKernel ?? RowKernel(step)
+            colorKernel = kernel
+            kernel.apply(input, output, all)
         case (.color(let step), _): try openCVColor(step, input, output)
 
         case (.luma, _) where input.format == .gray8: output.copyPixels(from: input)
@@ -37,7 +43,8 @@ final class OperationRunner {
             }
 
         case (.blur(let sigma), _):
-            let blur = GaussianBlur(sigma: sigma)
+            let blur = blurKernel ?? GaussianBlur(sigma: sigma)
+            blurKernel = blur
             switch path {
             case .scalar: blur.applyScalar(input, into: output)
             case .simd: blur.applySIMD(input, into: output, rows: all)

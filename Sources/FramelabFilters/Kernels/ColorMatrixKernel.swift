@@ -12,12 +12,17 @@ struct ColorMatrixKernel {
     let c: [Int32]
     let bias: [Int32]
     let keepsAlpha: Bool
+    /// The same, splatted into vectors once (the 4x4 loop reads them per row).
+    private let cSplat: [SIMD8<Int32>]
+    private let biasSplat: [SIMD8<Int32>]
 
     init(_ matrix: ColorMatrix) {
         let one = Double(1 << Self.shift)
         c = matrix.m.flatMap { row in row.map { Int32(($0 * one).rounded()) } }
         bias = matrix.bias.map { Int32(($0 * one).rounded()) + (1 << (Self.shift - 1)) }
         keepsAlpha = matrix.keepsAlpha
+        cSplat = c.map { SIMD8(repeating: $0) }
+        biasSplat = bias.map { SIMD8(repeating: $0) }
     }
 
     /// Applies to rows `rows` of `input` into `output` (same shape, bgra8 or bgr8).
@@ -59,7 +64,7 @@ struct ColorMatrixKernel {
     @inline(__always)
     private func vector4(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int {
         typealias V = SIMD8<Int32>
-        let k = c.map { V(repeating: $0) }, o = bias.map { V(repeating: $0) }
+        let k = cSplat, o = biasSplat
         let mask = V(repeating: 0xFF), hi = V(repeating: 255)
         let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(d)
         var x = 0
