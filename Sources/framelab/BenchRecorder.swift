@@ -5,7 +5,7 @@ import FramelabRecording
 /// Records a `bench filters` report as a run in an HDF5 file, in the run layout every
 /// reader already knows: each measured case (filter, path, size, threads) is a "stage",
 /// each timed repetition a row of `stage_timings`; the summary goes into run attributes.
-/// See docs/filters.md, "Benchmark runs in HDF5".
+/// See docs/hdf5-schema.md, "Benchmark runs".
 final class BenchRecorder {
     let runID: String
     private let file: RecordingFile
