@@ -29,12 +29,52 @@ public struct FilterRegistry: Sendable {
         descriptors.first { $0.name == name }
     }
 
-    /// Looks up the spec's name and instantiates it with its arguments.
-    public func instantiate(_ spec: ElementSpec) throws -> any FrameFilter {
+    /// Looks up the spec's name and instantiates it with its arguments on `path`.
+    public func instantiate(_ spec: ElementSpec, path: FilterPath = .default, threads: Int = 1) throws -> any FrameFilter {
+        try descriptor(for: spec).instantiate(spec, path: path, threads: threads)
+    }
+
+    /// The descriptor for a spec's name; an unknown name is an error listing the known ones.
+    public func descriptor(for spec: ElementSpec) throws -> FilterDescriptor {
         guard let descriptor = self[spec.name] else {
             let names = descriptors.map(\.name).sorted().joined(separator: ", ")
             throw FramelabError(.badInput, "unknown filter '\(spec.name)' (known: \(names))")
         }
-        return try descriptor.instantiate(spec)
+        return descriptor
+    }
+
+    /// A chain of filters on `path`. On the recipe path, each run of consecutive built-ins
+    /// becomes one fused `RecipeFilter`; plugins stay separate stages between them.
+    public func instantiateChain(_ specs: [ElementSpec], path: FilterPath, threads: Int = 1) throws -> [any FrameFilter] {
+        guard path == .recipe else { return try specs.map { try instantiate($0, path: path, threads: threads) } }
+        var filters: [any FrameFilter] = []
+        var pending = Recipe()
+        func flush() {
+            if !pending.steps.isEmpty { filters.append(RecipeFilter(pending, threads: threads)) }
+            pending = Recipe()
+        }
+        for spec in specs {
+            let d = try descriptor(for: spec)
+            if let operation = try d.makeOperation(spec) {
+                pending = pending.appending(spec.name, operation)
+            } else {
+                flush()
+                filters.append(try d.instantiate(spec, path: path, threads: threads))
+            }
+        }
+        flush()
+        return filters
+    }
+
+    /// A recipe from built-in specs (an error names a spec that is not a built-in).
+    public func recipe(_ specs: [ElementSpec]) throws -> Recipe {
+        var recipe = Recipe()
+        for spec in specs {
+            guard let operation = try descriptor(for: spec).makeOperation(spec) else {
+                throw FramelabError(.unsupported, "filter '\(spec.name)' is not a built-in and cannot join a recipe")
+            }
+            recipe = recipe.appending(spec.name, operation)
+        }
+        return recipe
     }
 }

@@ -120,8 +120,13 @@ public struct ParameterSpec: Sendable, Equatable {
 /// Checked parameter values for one filter instance, defaults filled in.
 public struct ParameterValues: Sendable {
     public private(set) var values: [String: ParameterValue]
+    /// The filter these values belong to, for error messages.
+    public let element: String
 
-    public init(_ values: [String: ParameterValue]) { self.values = values }
+    public init(_ values: [String: ParameterValue], element: String = "") {
+        self.values = values
+        self.element = element
+    }
 
     public func double(_ name: String) -> Double {
         guard let v = values[name]?.doubleValue else { preconditionFailure("no numeric parameter '\(name)'") }

@@ -17,6 +17,8 @@ struct RunCommand: ParsableCommand {
               \(SourceSpec.schemes.map(\.usage).joined(separator: "\n  "))
 
             Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order.
+            --path picks the built-ins' implementation: simd (default), scalar, opencv, or recipe, which
+            fuses consecutive built-in filters into one pass with rows split across --threads.
             Ctrl-C stops the run after the frame in progress; what was recorded is kept.
             """)
 
@@ -25,6 +27,12 @@ struct RunCommand: ParsableCommand {
 
     @Option(name: .customLong("filter"), help: "A filter stage NAME[:key=value,...]; repeat for a chain.")
     var filters: [String] = []
+
+    @Option(name: .long, help: "Built-in filter path: simd (default), scalar, recipe (fused) or opencv.")
+    var path: String = FilterPath.default.rawValue
+
+    @Option(name: .long, help: "Threads a recipe splits rows across (default: all cores).")
+    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(name: .long, help: "Stop after this many processed frames (dropped frames do not count).")
     var frames: Int?
@@ -49,6 +57,10 @@ struct RunCommand: ParsableCommand {
         if let policy, DropPolicy(rawValue: policy) == nil {
             throw usageError("--policy must be keep-all or drop-late, got '\(policy)'")
         }
+        if (try? FilterPath(parsing: path)) == nil {
+            throw usageError("--path must be one of \(FilterPath.allCases.map(\.rawValue).joined(separator: ", ")), got '\(path)'")
+        }
+        if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
         if queueCapacity < 1 { throw usageError("--queue must be at least 1, got \(queueCapacity)") }
         if let runID, runID.isEmpty || runID.contains("/") {
             throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
@@ -61,10 +73,9 @@ struct RunCommand: ParsableCommand {
         let source: any FrameSource
         do {
             let registry = FilterRegistry.builtIns
-            stages = try filters.map { text in
-                let spec = try ElementSpec(parsing: text)
-                let filter = try registry.instantiate(spec)
-                return FilterStage(filter, acceptedFormats: registry[spec.name]?.formats ?? [])
+            let specs = try filters.map { try ElementSpec(parsing: $0) }
+            stages = try registry.instantiateChain(specs, path: FilterPath(parsing: path), threads: threads).map { filter in
+                FilterStage(filter, acceptedFormats: PixelFormat.allCases.filter { filter.outputFormat(for: $0) != nil })
             }
             source = try SourceFactory.open(self.source)
         } catch {
@@ -134,6 +145,8 @@ struct RunCommand: ParsableCommand {
             "source": .string(self.source),
             "policy": .string(pipeline.policy.rawValue),
             "filters": .strings(filters),
+            "filter_path": .string(path),
+            "threads": .int(Int64(threads)),
             "queue_capacity": .int(Int64(pipeline.policy == .dropLate ? 1 : queueCapacity)),
         ]
         if let frames { attributes["frames_requested"] = .int(Int64(frames)) }

@@ -1,0 +1,126 @@
+import FramelabCore
+
+extension BenchReport {
+    static func ms(_ v: Double) -> String { v >= 100 ? String(Int(v.rounded())) : fixedDigits(v, digits: v >= 10 ? 1 : 2) }
+    static func ratio(_ v: Double?) -> String { v.map { fixedDigits($0, digits: 2) + "x" } ?? "—" }
+
+    static func fixedDigits(_ v: Double, digits: Int) -> String {
+        var s = String((v * pow10(digits)).rounded() / pow10(digits))
+        if let dot = s.firstIndex(of: ".") {
+            let decimals = s.distance(from: dot, to: s.endIndex) - 1
+            if decimals < digits { s += String(repeating: "0", count: digits - decimals) }
+        }
+        return s
+    }
+
+    static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { r, _ in r * 10 } }
+
+
+    /// Ratios of one result's minimum against memcpy, OpenCV and scalar at the same size.
+    func ratios(_ r: BenchResult) -> (memcpy: Double?, openCV: Double?, scalar: Double?) {
+        let m = memcpy[r.size].map { r.timing.minMs / $0.minMs }
+        let cv = result(r.filter, "opencv", r.size).map { r.timing.minMs / $0.timing.minMs }
+        let sc = result(r.filter, "scalar", r.size).map { r.timing.minMs / $0.timing.minMs }
+        return (m, cv, sc)
+    }
+
+    /// The human-readable report: per-filter table, chain table, budget table, goals.
+    public func text() -> String {
+        var lines: [String] = []
+        let header = [column("filter", 16), column("path", 8), column("size", 10), column("thr", 3, left: true),
+                      column("min ms", 9, left: true), column("median", 9, left: true), column("/memcpy", 9, left: true),
+                      column("/opencv", 9, left: true), column("/scalar", 9, left: true)].joined(separator: " ")
+        for size in sizes {
+            lines.append("memcpy of one BGRA frame at \(size): min \(Self.ms(memcpy[size]!.minMs)) ms, median \(Self.ms(memcpy[size]!.medianMs)) ms")
+        }
+        lines.append("")
+        lines.append(header)
+        for r in results where r.filter != "chain4" {
+            let q = ratios(r)
+            lines.append([column(r.filter, 16), column(r.path, 8), column(r.size, 10), column(String(r.threads), 3, left: true),
+                          column(Self.ms(r.timing.minMs), 9, left: true), column(Self.ms(r.timing.medianMs), 9, left: true),
+                          column(Self.ratio(q.memcpy), 9, left: true),
+                          column(r.path == "opencv" ? "" : Self.ratio(q.openCV), 9, left: true),
+                          column(r.path == "scalar" ? "" : Self.ratio(q.scalar), 9, left: true)].joined(separator: " "))
+        }
+        if !skipped.isEmpty {
+            lines.append("")
+            lines.append("not measured:")
+            lines += skipped.map { "  " + $0 }
+        }
+        lines.append("")
+        lines.append("chain of four colour operations: " + FilterBenchmark.chain.joined(separator: " → "))
+        lines.append([column("path", 14), column("size", 10), column("thr", 3, left: true), column("min ms", 9, left: true),
+                      column("median", 9, left: true), column("/memcpy", 9, left: true)].joined(separator: " "))
+        for r in results where r.filter == "chain4" {
+            lines.append([column(r.path, 14), column(r.size, 10), column(String(r.threads), 3, left: true),
+                          column(Self.ms(r.timing.minMs), 9, left: true), column(Self.ms(r.timing.medianMs), 9, left: true),
+                          column(Self.ratio(ratios(r).memcpy), 9, left: true)].joined(separator: " "))
+        }
+        lines.append("")
+        lines += budgetTable()
+        lines.append("")
+        lines += goals()
+        return lines.joined(separator: "\n")
+    }
+
+    /// For each size and chain path: does the median fit 24, 30 and 60 fps?
+    func budgetTable() -> [String] {
+        var lines = ["frame budget for the chain of four (median ms; fits 24 / 30 / 60 fps = 41.7 / 33.3 / 16.7 ms):"]
+        lines.append([column("size", 10), column("path", 14), column("thr", 3, left: true), column("median", 9, left: true),
+                      "  24fps 30fps 60fps"].joined(separator: " "))
+        for r in results where r.filter == "chain4" {
+            let fits = FrameBudget.rates.map { r.timing.medianMs <= FrameBudget.milliseconds(fps: $0) ? "  yes " : "  no  " }
+            lines.append([column(r.size, 10), column(r.path, 14), column(String(r.threads), 3, left: true),
+                          column(Self.ms(r.timing.medianMs), 9, left: true), " " + fits.joined()].joined(separator: " "))
+        }
+        return lines
+    }
+
+    /// The issue's speed goals, checked on minimum times at 1920x1080.
+    public func goalChecks() -> [(goal: String, measured: String, met: Bool)] {
+        let size = "1920x1080"
+        var checks: [(String, String, Bool)] = []
+        if let g = result("gray", "simd", size), let cv = result("gray", "opencv", size) {
+            let r = g.timing.minMs / cv.timing.minMs
+            checks.append(("SIMD gray no slower than OpenCV cvtColor",
+                           "\(Self.ms(g.timing.minMs)) vs \(Self.ms(cv.timing.minMs)) ms = \(Self.ratio(r))", r <= 1))
+        }
+        if let m = memcpy[size] {
+            for name in ["sepia", "colorMatrix", "colorControls", "hue"] {
+                guard let s = result(name, "simd", size) else { continue }
+                let r = s.timing.minMs / m.minMs
+                checks.append(("SIMD \(name) within 2.5x of memcpy", "\(Self.ms(s.timing.minMs)) ms = \(Self.ratio(r)) memcpy", r <= 2.5))
+            }
+        }
+        if let fused = result("chain4", "recipe", size, threads: 1) {
+            if let single = result("sepia", "simd", size) {
+                let r = fused.timing.minMs / single.timing.minMs
+                checks.append(("four-op recipe within 1.3x of one SIMD colour op (sepia)",
+                               "\(Self.ms(fused.timing.minMs)) vs \(Self.ms(single.timing.minMs)) ms = \(Self.ratio(r))", r <= 1.3))
+            }
+            if let eager = result("chain4", "eager-simd", size) {
+                let r = eager.timing.minMs / fused.timing.minMs
+                checks.append(("four-op recipe at least 3x faster than eager SIMD",
+                               "\(Self.ms(eager.timing.minMs)) vs \(Self.ms(fused.timing.minMs)) ms = \(Self.ratio(r))", r >= 3))
+            }
+            if let two = result("chain4", "recipe", size, threads: 2) {
+                let r = fused.timing.minMs / two.timing.minMs
+                checks.append(("recipe with 2 threads at least 1.7x faster than 1",
+                               "\(Self.ms(fused.timing.minMs)) vs \(Self.ms(two.timing.minMs)) ms = \(Self.ratio(r))", r >= 1.7))
+            }
+        }
+        return checks
+    }
+
+    func goals() -> [String] {
+        ["speed goals (one thread unless stated, 1920x1080, min times):"]
+            + goalChecks().map { "  [\($0.met ? "met" : "NOT met")] \($0.goal): \($0.measured)" }
+    }
+}
+
+/// `s` padded with spaces to `n` characters (on the left for numbers).
+private func column(_ s: String, _ n: Int, left: Bool = false) -> String {
+    let gap = String(repeating: " ", count: max(0, n - s.count))
+    return left ? gap + s : s + gap
+}

@@ -1,0 +1,46 @@
+import FramelabCore
+
+/// Times a piece of work the way the project's benchmarks must: warm-up runs first, then
+/// repeated runs, reporting the minimum and the median in milliseconds.
+public struct BenchTimer: Sendable {
+    public var warmup: Int
+    public var repeats: Int
+    /// Stop repeating once this many seconds were spent (after at least `minimumRuns`), so
+    /// slow reference paths do not dominate a run.
+    public var timeLimit: Double
+    public var minimumRuns: Int
+
+    public init(warmup: Int = 2, repeats: Int = 15, timeLimit: Double = 3, minimumRuns: Int = 3) {
+        self.warmup = warmup
+        self.repeats = repeats
+        self.timeLimit = timeLimit
+        self.minimumRuns = minimumRuns
+    }
+
+    public struct Timing: Sendable, Equatable {
+        public let minMs: Double
+        public let medianMs: Double
+        /// Every timed run in milliseconds, in the order measured (warm-up excluded).
+        public let samplesMs: [Double]
+        public var runs: Int { samplesMs.count }
+    }
+
+    public func measure(_ body: () throws -> Void) rethrows -> Timing {
+        let start = MonotonicClock.now()
+        for _ in 0..<warmup {
+            try body()
+            // A very slow body (a scalar reference on 4K) needs no second warm-up.
+            if Double(MonotonicClock.now() - start) / 1e9 > timeLimit / 2 { break }
+        }
+        var samples: [Double] = []
+        let begin = MonotonicClock.now()
+        while samples.count < repeats {
+            let t0 = MonotonicClock.now()
+            try body()
+            samples.append(Double(MonotonicClock.now() - t0) / 1e6)
+            if samples.count >= minimumRuns && Double(MonotonicClock.now() - begin) / 1e9 > timeLimit { break }
+        }
+        let stats = SampleStatistics(samples)
+        return Timing(minMs: stats.sorted[0], medianMs: stats.percentile(50), samplesMs: samples)
+    }
+}

@@ -1,0 +1,124 @@
+import FramelabCore
+import FramelabCV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `framelab bench filters`: every chosen filter on every chosen path, on the same frames
+/// in one process, plus the four-operation chain eager and fused, and the chain at 720p,
+/// 1080p and 4K for the frame-budget table.
+public struct FilterBenchmark {
+    public struct Configuration: Sendable {
+        public var sizes: [(width: Int, height: Int)] = [(1920, 1080)]
+        public var filters: [String] = BuiltInFilters.all.map(\.name)
+        public var paths: [FilterPath] = FilterPath.allCases
+        /// Recipe rendering is also measured with this many threads when it is above 1.
+        public var threads: Int = 2
+        public var timer = BenchTimer()
+        public var budgetSizes: [(width: Int, height: Int)] = [(1280, 720), (1920, 1080), (3840, 2160)]
+        public init() {}
+    }
+
+    /// The chain of four colour operations of the speed goals.
+    public static let chain = ["sepia:intensity=0.8", "hue:angle=0.5", "colorControls:saturation=1.2,contrast=1.1",
+                               "gamma:power=0.8"]
+
+    public let configuration: Configuration
+    let registry = FilterRegistry.builtIns
+
+    public init(_ configuration: Configuration) { self.configuration = configuration }
+
+    /// Runs everything; `progress` gets one line per measurement about to start.
+    public func run(progress: (String) -> Void) throws -> BenchReport {
+        var report = BenchReport()
+        // The goals are about one thread; OpenCV's own loops would otherwise use every core.
+        OpenCVFilters.setThreads(1)
+        defer { OpenCVFilters.setThreads(0) }
+        let timer = configuration.timer
+        let threadCounts = configuration.threads > 1 ? [1, configuration.threads] : [1]
+
+        for (w, h) in configuration.sizes {
+            let size = "\(w)x\(h)"
+            report.sizes.append(size)
+            let frame = Self.testFrame(width: w, height: h)
+            report.memcpy[size] = Self.timeMemcpy(frame, timer)
+            for name in configuration.filters {
+                for path in configuration.paths {
+                    for threads in (path == .recipe ? threadCounts : [1]) {
+                        progress("\(name) on \(path)\(threads > 1 ? " (\(threads) threads)" : "") at \(size)")
+                        let filter: any FrameFilter
+                        do {
+                            filter = try registry.instantiate(ElementSpec(name: name), path: path, threads: threads)
+                            _ = try filter.process(frame)
+                        } catch let error as FramelabError where error.kind == .unsupported {
+                            report.skipped.append("\(name) on \(path): \(error.message)")
+                            continue
+                        }
+                        let t = try timer.measure { _ = try filter.process(frame) }
+                        report.results.append(BenchResult(filter: name, path: path.rawValue, width: w, height: h,
+                                                          threads: threads, timing: t))
+                    }
+                }
+            }
+        }
+
+        let specs = try Self.chain.map { try ElementSpec(parsing: $0) }
+        for (w, h) in configuration.budgetSizes {
+            let size = "\(w)x\(h)"
+            let frame = Self.testFrame(width: w, height: h)
+            if report.memcpy[size] == nil { report.memcpy[size] = Self.timeMemcpy(frame, timer) }
+            var chains: [(path: String, threads: Int, filters: [any FrameFilter])] = []
+            for path in configuration.paths where path != .recipe {
+                chains.append(("eager-\(path)", 1, try specs.map { try registry.instantiate($0, path: path) }))
+            }
+            if configuration.paths.contains(.recipe) {
+                for threads in Set(threadCounts + [1, 2]).sorted() {
+                    chains.append(("recipe", threads, try registry.instantiateChain(specs, path: .recipe, threads: threads)))
+                }
+            }
+            for chain in chains {
+                progress("chain of four on \(chain.path)\(chain.threads > 1 ? " (\(chain.threads) threads)" : "") at \(size)")
+                let t = try timer.measure {
+                    var image = frame
+                    for f in chain.filters { image = try f.process(image) }
+                }
+                report.results.append(BenchResult(filter: "chain4", path: chain.path, width: w, height: h,
+                                                  threads: chain.threads, timing: t))
+            }
+        }
+        return report
+    }
+
+    /// memcpy of the frame's bytes into another buffer of the same size.
+    static func timeMemcpy(_ frame: Mat, _ timer: BenchTimer) -> BenchTimer.Timing {
+        let copy = Mat(format: frame.format, width: frame.width, height: frame.height)
+        return copy.withUnsafeMutableBytes { dst in
+            frame.withUnsafeBytes { src in
+                timer.measure { memcpy(dst.baseAddress!, src.baseAddress!, src.count) }
+            }
+        }
+    }
+
+    /// A BGRA frame with smooth colour and fine detail, like a camera frame (the same
+    /// frame for every path, so results are comparable).
+    public static func testFrame(width: Int, height: Int) -> Mat {
+        let m = Mat(format: .bgra8, width: width, height: height)
+        m.withUnsafeMutableBytes { bytes in
+            let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var state: UInt32 = 12345
+            for y in 0..<height {
+                for x in 0..<width {
+                    state = state &* 1_664_525 &+ 1_013_904_223
+                    let grain = Int(state >> 28) - 8
+                    let o = y * m.stride + 4 * x
+                    p[o] = UInt8(clamping: (x * 255 / max(width, 1)) + grain)
+                    p[o + 1] = UInt8(clamping: (y * 255 / max(height, 1)) + grain)
+                    p[o + 2] = UInt8(clamping: ((x + y) * 255 / max(width + height, 1)) + grain)
+                    p[o + 3] = 255
+                }
+            }
+        }
+        return m
+    }
+}

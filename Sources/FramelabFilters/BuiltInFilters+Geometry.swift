@@ -1,0 +1,78 @@
+import FramelabCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension BuiltInFilters {
+    /// Quarter turns and mirrors, as camera orientation needs them (clockwise on screen).
+    static let affinePresets = ["none", "rotate90", "rotate180", "rotate270", "mirror", "flip"]
+
+    static func preset(_ name: String) -> Affine2D {
+        switch name {
+        case "rotate90": return .rotation(-Double.pi / 2)
+        case "rotate180": return .rotation(Double.pi)
+        case "rotate270": return .rotation(Double.pi / 2)
+        case "mirror": return .scale(-1, 1)
+        case "flip": return .scale(1, -1)
+        default: return .identity
+        }
+    }
+
+    static let geometryFilters: [FilterDescriptor] = [
+        FilterDescriptor(
+            builtIn: "crop", summary: "keeps a rectangle (clipped to the image; width or height 0 means to the edge)",
+            parameters: [
+                ParameterSpec(name: "x", type: .int, minimum: 0, defaultValue: .int(0), summary: "left edge"),
+                ParameterSpec(name: "y", type: .int, minimum: 0, defaultValue: .int(0), summary: "top edge"),
+                ParameterSpec(name: "width", type: .int, minimum: 0, defaultValue: .int(0), summary: "0: to the right edge"),
+                ParameterSpec(name: "height", type: .int, minimum: 0, defaultValue: .int(0), summary: "0: to the bottom edge"),
+            ],
+            operation: { v in
+                let x = Int(v.double("x")), y = Int(v.double("y")), w = Int(v.double("width")), h = Int(v.double("height"))
+                return .sizedWarp { width, height in
+                    let left = min(x, width - 1), top = min(y, height - 1)
+                    let cw = w == 0 ? width - left : min(w, width - left)
+                    let ch = h == 0 ? height - top : min(h, height - top)
+                    return Warp(transform: .translation(Double(-left), Double(-top)), width: max(cw, 1), height: max(ch, 1))
+                }
+            }, formats: anyByteFormat),
+        FilterDescriptor(
+            builtIn: "affine", summary: "a preset turn or mirror, then a matrix; the output frames the whole result",
+            parameters: [
+                ParameterSpec(name: "preset", type: .enumeration(affinePresets), defaultValue: .string("none"),
+                              summary: "rotate90/180/270 (clockwise), mirror (left-right), flip (top-bottom)"),
+                .numbers("matrix", "1 0 0 1 0 0", "a b c d tx ty: x' = a·x + b·y + tx, y' = c·x + d·y + ty"),
+            ],
+            operation: { v in
+                let m = try v.vector("matrix", count: 6, range: -1e6...1e6)
+                let user = Affine2D(a: m[0], b: m[1], c: m[2], d: m[3], tx: m[4], ty: m[5])
+                guard user.inverse != nil else {
+                    throw FramelabError(.badInput, "filter 'affine': parameter 'matrix' '\(v.string("matrix"))' is singular")
+                }
+                let transform = user.after(preset(v.string("preset")))
+                return .sizedWarp { width, height in Warp.boundingBox(of: transform, width: width, height: height) }
+            }, formats: anyByteFormat),
+        FilterDescriptor(
+            builtIn: "straighten", summary: "rotates about the centre and scales up so no empty corners show",
+            parameters: [.number("angle", -Double.pi...Double.pi, 0, "radians, counter-clockwise")],
+            operation: { v in
+                let angle = v.double("angle")
+                return .sizedWarp { width, height in Warp.straighten(angle: angle, width: width, height: height) }
+            }, formats: anyByteFormat),
+    ]
+}
+
+extension Warp {
+    /// Rotation by `angle` about the centre, scaled by |cos| + max(w/h, h/w)·|sin| so the
+    /// rotated image covers the whole frame (CIStraightenFilter's behaviour).
+    static func straighten(angle: Double, width: Int, height: Int) -> Warp {
+        let w = Double(width), h = Double(height)
+        let s = abs(cos(angle)) + max(w / h, h / w) * abs(sin(angle))
+        let t = Affine2D.translation(w / 2, h / 2)
+            .after(.scale(s, s))
+            .after(.rotation(angle))
+            .after(.translation(-w / 2, -h / 2))
+        return Warp(transform: t, width: width, height: height)
+    }
+}

@@ -1,0 +1,142 @@
+import FramelabCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Separable Gaussian blur with standard deviation `sigma` (Core Image's radius), kernel
+/// half-width ceil(3σ), edges repeated (OpenCV's BORDER_REPLICATE). All channels, alpha too.
+struct GaussianBlur: Sendable {
+    let sigma: Double
+    /// Normalised weights for offsets −r…r.
+    let weights: [Double]
+    var radius: Int { weights.count / 2 }
+
+    init(sigma: Double) {
+        self.sigma = sigma
+        let r = max(0, Int((3 * sigma).rounded(.up)))
+        let raw = (-r...r).map { sigma > 0 ? exp(-Double($0 * $0) / (2 * sigma * sigma)) : 1 }
+        let total = raw.reduce(0, +)
+        weights = raw.map { $0 / total }
+    }
+
+    /// The scalar reference: two passes in Double.
+    func applyScalar(_ input: Mat, into output: Mat) {
+        let ch = input.format.channels, w = input.width, h = input.height, r = radius
+        var horizontal = [Double](repeating: 0, count: w * h * ch)
+        input.withUnsafeBytes { src in
+            guard let s = src.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            for y in 0..<h {
+                for x in 0..<w {
+                    for c in 0..<ch {
+                        var sum = 0.0
+                        for k in -r...r { sum += weights[k + r] * Double(s[y * input.stride + min(max(x + k, 0), w - 1) * ch + c]) }
+                        horizontal[(y * w + x) * ch + c] = sum
+                    }
+                }
+            }
+        }
+        output.withUnsafeMutableBytes { dst in
+            guard let d = dst.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            for y in 0..<h {
+                for i in 0..<(w * ch) {
+                    var sum = 0.0
+                    for k in -r...r { sum += weights[k + r] * horizontal[min(max(y + k, 0), h - 1) * w * ch + i] }
+                    d[y * output.stride + i] = clampToByte(sum)
+                }
+            }
+        }
+    }
+
+    /// SIMD: weights ×2^12 in each pass, the horizontal result kept at 8 fractional bits
+    /// so the vertical products fit Int32; the horizontal pass reads
+    /// neighbours `channels` bytes apart, so eight consecutive samples make one vector
+    /// whatever the format. Rows are blurred horizontally into a ring of 32-bit rows, then
+    /// combined vertically; `rows` of the output are produced.
+    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>) {
+        typealias V = SIMD8<Int32>
+        let ch = input.format.channels, w = input.width, h = input.height, r = radius
+        let n = w * ch
+        let fixed = Self.fixedWeights(weights, total: 4096)
+        // Padded source row (r pixels each side, edges repeated), as Int32.
+        var padded = [Int32](repeating: 0, count: (w + 2 * r) * ch + 8)
+        let ringCount = 2 * r + 1
+        var ring = [Int32](repeating: 0, count: ringCount * (n + 8))
+        let stride = n + 8
+        input.withUnsafeBytes { src in
+            output.withUnsafeMutableBytes { dst in
+                guard let s = src.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                      let d = dst.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+                padded.withUnsafeMutableBufferPointer { pad in
+                    ring.withUnsafeMutableBufferPointer { ringBuffer in
+                        let pb = pad.baseAddress!, rb = ringBuffer.baseAddress!
+                        let taps = fixed.count
+                        // Weights splatted once; ring row pointers per output row (valid in this closure only).
+                        let splat = UnsafeMutablePointer<V>.allocate(capacity: taps)
+                        let rowsOf = UnsafeMutablePointer<UnsafeMutablePointer<Int32>>.allocate(capacity: taps)
+                        defer { splat.deallocate(); rowsOf.deallocate() }
+                        for k in 0..<taps { splat[k] = V(repeating: fixed[k]) }
+                        // Horizontal pass of source row `sy` into ring slot sy mod ringCount.
+                        func horizontal(_ sy: Int) {
+                            let row = s + min(max(sy, 0), h - 1) * input.stride
+                            for x in 0..<(w + 2 * r) {
+                                let sx = min(max(x - r, 0), w - 1)
+                                for c in 0..<ch { pb[x * ch + c] = Int32(row[sx * ch + c]) }
+                            }
+                            let out = rb + ((sy % ringCount + ringCount) % ringCount) * stride
+                            var i = 0
+                            while i + 8 <= n {
+                                var acc = V.zero
+                                var tap = UnsafeRawPointer(pb + i)
+                                for k in 0..<taps {
+                                    acc &+= tap.loadUnaligned(as: V.self) &* splat[k]
+                                    tap += ch * 4
+                                }
+                                UnsafeMutableRawPointer(out + i).storeBytes(of: (acc &+ 8) &>> 4, as: V.self)
+                                i += 8
+                            }
+                            while i < n {
+                                var acc: Int32 = 0
+                                for k in 0..<taps { acc += pb[i + k * ch] * fixed[k] }
+                                out[i] = (acc + 8) >> 4
+                                i += 1
+                            }
+                        }
+                        for sy in (rows.lowerBound - r)..<(rows.lowerBound + r) { horizontal(sy) }
+                        for y in rows {
+                            horizontal(y + r)
+                            let drow = d + y * output.stride
+                            var i = 0
+                            let half = V(repeating: 1 << 19), hi = V(repeating: 255)
+                            // The ring rows this output row combines, oldest first, found once per row.
+                            for k in 0..<taps { rowsOf[k] = rb + ((y - r + k) % ringCount + ringCount) % ringCount * stride }
+                            while i + 8 <= n {
+                                var acc = V.zero
+                                for k in 0..<taps {
+                                    acc &+= UnsafeRawPointer(rowsOf[k] + i).loadUnaligned(as: V.self) &* splat[k]
+                                }
+                                let v = pointwiseMin((acc &+ half) &>> 20, hi)
+                                UnsafeMutableRawPointer(drow + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
+                                i += 8
+                            }
+                            while i < n {
+                                var acc: Int32 = 0
+                                for k in 0..<taps { acc += rowsOf[k][i] * fixed[k] }
+                                drow[i] = UInt8(min(255, (acc + (1 << 19)) >> 20))
+                                i += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Integer weights summing exactly to `total`: rounded, then the remainder given to
+    /// the centre, so flat regions stay exactly flat.
+    static func fixedWeights(_ weights: [Double], total: Int32) -> [Int32] {
+        var fixed = weights.map { Int32(($0 * Double(total)).rounded()) }
+        fixed[fixed.count / 2] += total - fixed.reduce(0, +)
+        return fixed
+    }
+}

@@ -1,0 +1,98 @@
+import FramelabCore
+
+/// An RGBA colour with components 0…1 (Core Image's convention), straight alpha.
+public struct RGBAColor: Sendable, Equatable {
+    public var r, g, b, a: Double
+    public init(r: Double, g: Double, b: Double, a: Double = 1) { (self.r, self.g, self.b, self.a) = (r, g, b, a) }
+
+    /// Samples in memory order B, G, R, A on the 0…255 scale.
+    var bgra: [Double] { [b * 255, g * 255, r * 255, a * 255] }
+}
+
+/// Images made from parameters alone (they ignore the input's pixels, keep its size).
+public enum Generator: Sendable, Equatable {
+    case constantColor(RGBAColor)
+    /// Colour 0 inside radius0 (pixels) around the centre (fractions of width and height),
+    /// colour 1 beyond radius1, linear in between.
+    case radialGradient(centerX: Double, centerY: Double, radius0: Double, radius1: Double,
+                        color0: RGBAColor, color1: RGBAColor)
+
+    /// The scalar reference, in Double, for bgra8, bgr8 (alpha dropped) or gray8 (the red
+    /// component, for masks).
+    func renderScalar(into output: Mat) {
+        let ch = output.format.channels
+        forEachOutputRow(output, output, rows: 0..<output.height) { _, d, y in
+            for x in 0..<output.width {
+                let v = value(x: x, y: y, width: output.width, height: output.height)
+                if ch == 1 {
+                    d[x] = clampToByte(v[2])
+                } else {
+                    for c in 0..<ch { d[x * ch + c] = clampToByte(v[c]) }
+                }
+            }
+        }
+    }
+
+    private func value(x: Int, y: Int, width: Int, height: Int) -> [Double] {
+        switch self {
+        case .constantColor(let color):
+            return color.bgra
+        case let .radialGradient(cx, cy, r0, r1, c0, c1):
+            let dx = Double(x) + 0.5 - cx * Double(width), dy = Double(y) + 0.5 - cy * Double(height)
+            let t = gradientPosition((dx * dx + dy * dy).squareRoot(), r0, r1)
+            return zip(c0.bgra, c1.bgra).map { $0 + ($1 - $0) * t }
+        }
+    }
+
+    /// The fast path: a constant colour is one 32-bit pattern stored along each row; the
+    /// gradient steps through Float lanes, eight pixels at a time.
+    func renderFast(into output: Mat, rows: Range<Int>) {
+        let ch = output.format.channels
+        switch self {
+        case .constantColor(let color):
+            let bytes = color.bgra.map { clampToByte($0) }
+            forEachOutputRow(output, output, rows: rows) { _, d, _ in
+                if ch == 4 {
+                    let word = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+                    UnsafeMutableRawPointer(d).bindMemory(to: UInt32.self, capacity: output.width)
+                        .update(repeating: word, count: output.width)
+                } else {
+                    for x in 0..<output.width { for c in 0..<ch { d[x * ch + c] = bytes[ch == 1 ? 2 : c] } }
+                }
+            }
+        case let .radialGradient(cx, cy, r0, r1, c0, c1):
+            let from = c0.bgra.map { Float($0) }, delta = zip(c0.bgra, c1.bgra).map { Float($1 - $0) }
+            let centre = (Float(cx * Double(output.width)), Float(cy * Double(output.height)))
+            let inner = Float(r0), span = Float(max(r1 - r0, 1e-9))
+            let lanes = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5)
+            var ts = [Float](repeating: 0, count: output.width + 8)
+            forEachOutputRow(output, output, rows: rows) { _, d, y in
+                let dy = Float(y) + 0.5 - centre.1
+                ts.withUnsafeMutableBufferPointer { tb in
+                    var x = 0
+                    while x < output.width {
+                        let dx = lanes + Float(x) - centre.0
+                        let t = (((dx * dx + dy * dy).squareRoot() - inner) / span)
+                            .clamped(lowerBound: .zero, upperBound: SIMD8(repeating: 1))
+                        UnsafeMutableRawPointer(tb.baseAddress! + x).storeBytes(of: t, as: SIMD8<Float>.self)
+                        x += 8
+                    }
+                    for x in 0..<output.width {
+                        let t = tb[x]
+                        if ch == 1 {
+                            d[x] = UInt8(max(0, min(255, from[2] + delta[2] * t + 0.5)))
+                        } else {
+                            for c in 0..<ch { d[x * ch + c] = UInt8(max(0, min(255, from[c] + delta[c] * t + 0.5))) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where a distance lies between two radii, 0…1.
+@inline(__always)
+func gradientPosition(_ distance: Double, _ r0: Double, _ r1: Double) -> Double {
+    max(0, min(1, (distance - r0) / max(r1 - r0, 1e-9)))
+}

@@ -1,0 +1,171 @@
+import FramelabCore
+
+/// Renders a `Recipe`: keeps the fused plan, compiled kernels, intermediate images and
+/// composite layers for the last input shape, so a stream of same-shape frames only
+/// does pixel work.
+public final class RecipeRenderer {
+    public let recipe: Recipe
+    public var threads: Int
+    private var compiled: (key: LayerKey, plan: RecipePlan, passes: [CompiledPass])?
+    /// Rows per chunk inside a band: small enough that colour steps after a head find the
+    /// rows still in cache.
+    static let chunkRows = 8
+
+    public init(_ recipe: Recipe, threads: Int = 1) {
+        self.recipe = recipe
+        self.threads = max(1, threads)
+    }
+
+    /// The plan for an input shape (cached).
+    public func plan(for input: Mat) throws -> RecipePlan {
+        try compile(input).plan
+    }
+
+    /// Output format and size for an input of this shape.
+    public func outputShape(for input: Mat) throws -> (format: PixelFormat, width: Int, height: Int) {
+        try compile(input).plan.output
+    }
+
+    /// Runs every pass; `output` must have the plan's output shape.
+    public func render(_ input: Mat, into output: Mat) throws {
+        let passes = try compile(input).passes
+        var source = input
+        for (i, pass) in passes.enumerated() {
+            let target = i == passes.count - 1 ? output : pass.intermediate!
+            precondition(target.format == pass.plan.output.format && target.width == pass.plan.output.width
+                         && target.height == pass.plan.output.height, "render: output shape does not match the plan")
+            pass.run(source, into: target, threads: threads)
+            source = target
+        }
+    }
+
+    private func compile(_ input: Mat) throws -> (key: LayerKey, plan: RecipePlan, passes: [CompiledPass]) {
+        let key = LayerKey(format: input.format, width: input.width, height: input.height)
+        if let compiled, compiled.key == key { return compiled }
+        let plan = try recipe.plan(format: input.format, width: input.width, height: input.height)
+        let passes = plan.passes.enumerated().map { i, pass in
+            CompiledPass(plan: pass, isLast: i == plan.passes.count - 1)
+        }
+        compiled = (key, plan, passes)
+        return (key, plan, passes)
+    }
+}
+
+/// One pass with its kernels built and its buffers allocated.
+final class CompiledPass {
+    let plan: RecipePlan.Pass
+    let intermediate: Mat?
+    private let colorKernels: [RowKernel]
+    private let blur: GaussianBlur?
+    private let layers: [Mat]
+
+    init(plan: RecipePlan.Pass, isLast: Bool) {
+        self.plan = plan
+        let out = plan.output
+        intermediate = isLast ? nil : Mat(format: out.format, width: out.width, height: out.height)
+        colorKernels = plan.colors.map { RowKernel($0.step) }
+        if case .blur(let spec) = plan.head { blur = GaussianBlur(sigma: spec.sigma) } else { blur = nil }
+        if case .composite(let stage) = plan.head {
+            let like = Mat(format: plan.input.format, width: plan.input.width, height: plan.input.height)
+            layers = CompositeLayers.make(stage, like: like)
+        } else {
+            layers = []
+        }
+    }
+
+    func run(_ input: Mat, into output: Mat, threads: Int) {
+        // Colour steps and the head write into `colorTarget`: the output itself, or, when
+        // the pass ends in luma, a same-format scratch band per thread.
+        let rows = plan.luma ? input.height : output.height
+        RowParallel.run(rows: rows, threads: threads) { band in
+            if plan.luma {
+                runWithLuma(input, output, band)
+                return
+            }
+            if case .blur = plan.head {
+                // The blur keeps its own ring of rows across the band; colour steps follow it.
+                blur!.applySIMD(input, into: output, rows: band)
+                for k in colorKernels { k.apply(output, output, band) }
+                return
+            }
+            var y = band.lowerBound
+            while y < band.upperBound {
+                let chunk = y..<min(y + RecipeRenderer.chunkRows, band.upperBound)
+                head(input, output, chunk)
+                y = chunk.upperBound
+            }
+        }
+    }
+
+    /// Head then colour steps for a few rows, in place on the output.
+    private func head(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
+        switch plan.head {
+        case .none:
+            if let first = colorKernels.first {
+                first.apply(input, output, rows)
+                for k in colorKernels.dropFirst() { k.apply(output, output, rows) }
+                return
+            }
+            copyRows(input, output, rows)
+        case .warp(let warp): WarpKernel.applyFast(warp, input, into: output, rows: rows)
+        case .generate(let g): g.renderFast(into: output, rows: rows)
+        case .composite(let stage):
+            switch stage {
+            case .sourceOver: Compositing.sourceOverFast(top: layers[0], bottom: input, into: output, rows: rows)
+            case .blendWithMask:
+                Compositing.blendWithMaskFast(foreground: input, background: layers[0], mask: layers[1], into: output, rows: rows)
+            }
+        case .blur: preconditionFailure("blur bands are handled in run")
+        }
+        for k in colorKernels { k.apply(output, output, rows) }
+    }
+
+    /// Colour steps into a scratch band in the input's format, then luma into the output.
+    private func runWithLuma(_ input: Mat, _ output: Mat, _ band: Range<Int>) {
+        let chunk = RecipeRenderer.chunkRows
+        let scratch = Mat(format: input.format, width: input.width, height: chunk)
+        var y = band.lowerBound
+        while y < band.upperBound {
+            let n = min(chunk, band.upperBound - y)
+            let inRows = input.view(x: 0, y: y, width: input.width, height: n)
+            let outRows = output.view(x: 0, y: y, width: output.width, height: n)
+            if colorKernels.isEmpty && input.format == .gray8 {
+                copyRows(inRows, outRows, 0..<n)
+            } else if colorKernels.isEmpty {
+                Luma.applySIMD(inRows, into: outRows, rows: 0..<n)
+            } else {
+                let tmp = scratch.view(x: 0, y: 0, width: input.width, height: n)
+                colorKernels[0].apply(inRows, tmp, 0..<n)
+                for k in colorKernels.dropFirst() { k.apply(tmp, tmp, 0..<n) }
+                Luma.applySIMD(tmp, into: outRows, rows: 0..<n)
+            }
+            y += n
+        }
+    }
+
+    private func copyRows(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
+        forEachRowPair(input, output, rows: rows) { s, d in d.update(from: s, count: input.rowBytes) }
+    }
+}
+
+/// A colour step with its fixed-point form computed once.
+struct RowKernel {
+    private enum Kind { case matrix(ColorMatrixKernel), curves(ChannelCurves), vibrance(Vibrance) }
+    private let kind: Kind
+
+    init(_ step: ColorStep) {
+        switch step {
+        case .matrix(let m): kind = .matrix(ColorMatrixKernel(m))
+        case .curves(let c): kind = .curves(c)
+        case .vibrance(let a): kind = .vibrance(Vibrance(amount: a))
+        }
+    }
+
+    func apply(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
+        switch kind {
+        case .matrix(let k): k.apply(input, into: output, rows: rows)
+        case .curves(let c): c.applyTables(input, into: output, rows: rows)
+        case .vibrance(let v): v.applySIMD(input, into: output, rows: rows)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import FramelabCore
+import FramelabFilters
+import Foundation
+
+/// `framelab bench filters`: built-in filters on every path, ratios, chain and frame budget.
+struct BenchFiltersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filters",
+        abstract: "Time built-in filters on the scalar, SIMD, recipe and OpenCV paths on the same frames.",
+        discussion: """
+            For each filter, path and size: warm-up runs, then repeated runs; prints min and median ms and
+            ratios against memcpy of the same bytes, the OpenCV reference and the scalar path (OpenCV is
+            pinned to one thread). Then the chain sepia → hue → colorControls → gamma eagerly and as one
+            fused recipe (1 and 2 threads, and --threads), at 720p, 1080p and 4K, a frame-budget table
+            (which paths fit 24, 30 and 60 fps) and the speed goals checked at 1920x1080.
+            Build in release mode for meaningful numbers: swift build -c release.
+            """)
+
+    @Option(name: .customLong("size"), help: "Frame size WxH for the per-filter table; repeatable (default 1920x1080).")
+    var sizes: [String] = []
+
+    @Option(name: .customLong("chain-size"),
+            help: "Frame size WxH for the chain and budget table; repeatable (default 1280x720, 1920x1080, 3840x2160).")
+    var chainSizes: [String] = []
+
+    @Option(name: .customLong("filter"), help: "A built-in filter to time (default parameters); repeatable (default: all).")
+    var filters: [String] = []
+
+    @Option(name: .long, help: "Comma-separated paths: scalar,simd,recipe,opencv,plugin (default: all but plugin).")
+    var paths: String = "scalar,simd,recipe,opencv"
+
+    @Option(name: .long, help: "Also time recipe rendering with this many threads (rows split across them).")
+    var threads: Int = 2
+
+    @Option(name: .long, help: "Timed runs per measurement, after the warm-up (slow paths stop after 3 s and at least 3 runs).")
+    var repeats: Int = 15
+
+    @Option(name: .long, help: "Warm-up runs per measurement.")
+    var warmup: Int = 2
+
+    @Option(name: .long, help: "Record the results as a run in this HDF5 file (created if missing).")
+    var out: String?
+
+    @Flag(name: .long, help: "Print the results as one JSON object instead of tables.")
+    var json = false
+
+    @Flag(name: .long, help: "Print no progress lines.")
+    var quiet = false
+
+    func validate() throws {
+        if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
+        if repeats < 1 { throw usageError("--repeats must be at least 1, got \(repeats)") }
+        if warmup < 0 { throw usageError("--warmup must not be negative, got \(warmup)") }
+        for s in sizes where Self.parseSize(s) == nil {
+            throw usageError("--size must be WxH with positive numbers, got '\(s)'")
+        }
+        for s in chainSizes where Self.parseSize(s) == nil {
+            throw usageError("--chain-size must be WxH with positive numbers, got '\(s)'")
+        }
+        let known = FilterRegistry.builtIns
+        for f in filters where known[f] == nil {
+            throw usageError("--filter: unknown built-in '\(f)' (known: \(known.descriptors.map(\.name).joined(separator: ", ")))")
+        }
+        for p in paths.split(separator: ",") where p != "plugin" && FilterPath(rawValue: String(p)) == nil {
+            throw usageError("--paths: unknown path '\(p)' (known: scalar, simd, recipe, opencv, plugin)")
+        }
+    }
+
+    static func parseSize(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        return (w, h)
+    }
+
+    func run() throws {
+        var config = FilterBenchmark.Configuration()
+        if !sizes.isEmpty { config.sizes = sizes.compactMap(Self.parseSize) }
+        if !filters.isEmpty { config.filters = filters }
+        if !chainSizes.isEmpty { config.budgetSizes = chainSizes.compactMap(Self.parseSize) }
+        let names = paths.split(separator: ",").map(String.init)
+        config.paths = names.compactMap { FilterPath(rawValue: $0) }
+        config.threads = threads
+        config.timer = BenchTimer(warmup: warmup, repeats: repeats)
+
+        let recorder: BenchRecorder?
+        do {
+            recorder = try out.map { try BenchRecorder(path: $0, commandLine: quotedCommandLine) }
+        } catch {
+            throw failure(error)
+        }
+        var report: BenchReport
+        do {
+            report = try FilterBenchmark(config).run { line in
+                if !quiet { printToStandardError("bench: " + line) }
+            }
+        } catch {
+            try? recorder?.finish(status: "failed: \((error as? FramelabError)?.message ?? "\(error)")")
+            throw failure(error)
+        }
+        if names.contains("plugin") {
+            report.skipped.append("plugin path: no plugin filters are loaded in this build")
+        }
+        print(json ? report.json() : report.text())
+        do {
+            try recorder?.record(report)
+            try recorder?.finish(status: "completed")
+        } catch {
+            throw failure(error)
+        }
+        if let out, !json { print("recorded the benchmark as run '\(recorder!.runID)' in \(out)") }
+    }
+}
