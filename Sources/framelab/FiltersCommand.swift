@@ -1,5 +1,6 @@
 import ArgumentParser
 import FramelabFilters
+import FramelabPluginHost
 
 /// `framelab filters`: the filters `--filter` accepts, with their parameters.
 struct FiltersCommand: ParsableCommand {
@@ -7,8 +8,10 @@ struct FiltersCommand: ParsableCommand {
         commandName: "filters",
         abstract: "List the filters --filter accepts, with parameters, ranges and defaults.")
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
-        for d in FilterRegistry.builtIns.descriptors {
+        for d in plugins.catalog().registry().registry.descriptors {
             print("\(d.name)  [\(d.origin); formats \(d.formats.map(\.name).joined(separator: ", "))]")
             print("    \(d.summary)")
             for p in d.parameters {

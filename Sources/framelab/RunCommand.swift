@@ -17,6 +17,7 @@ struct RunCommand: ParsableCommand {
               \(SourceSpec.schemes.map(\.usage).joined(separator: "\n  "))
 
             Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order.
+            Plugin filters (see `framelab plugins list`) are used the same way; --isolate runs them in a child process.
             Ctrl-C stops the run after the frame in progress; what was recorded is kept.
             """)
 
@@ -44,6 +45,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print no progress line.")
     var quiet = false
 
+    @OptionGroup var plugins: PluginOptions
+    @OptionGroup var isolation: IsolationFlags
+
     func validate() throws {
         if let frames, frames < 1 { throw usageError("--frames must be at least 1, got \(frames)") }
         if let policy, DropPolicy(rawValue: policy) == nil {
@@ -59,13 +63,12 @@ struct RunCommand: ParsableCommand {
         // Everything the user typed is checked before any frame is read or file written.
         let stages: [any PipelineStage]
         let source: any FrameSource
+        let pluginAttributes: [String: AttributeValue]
         do {
-            let registry = FilterRegistry.builtIns
-            stages = try filters.map { text in
-                let spec = try ElementSpec(parsing: text)
-                let filter = try registry.instantiate(spec)
-                return FilterStage(filter, acceptedFormats: registry[spec.name]?.formats ?? [])
-            }
+            // Built-in and plugin filters share one registry; plugins are test-run first.
+            let resolved = try RunStages(filters: filters, plugins: plugins, isolation: isolation)
+            stages = resolved.stages
+            pluginAttributes = resolved.attributes
             source = try SourceFactory.open(self.source)
         } catch {
             throw failure(error)
@@ -79,7 +82,8 @@ struct RunCommand: ParsableCommand {
         do {
             writer = try out.map { path in
                 try RecordingFile(path: path).createRun(
-                    id: id, attributes: runAttributes(source: source, pipeline: pipeline), stageNames: stageNames)
+                    id: id, attributes: runAttributes(source: source, pipeline: pipeline).merging(pluginAttributes) { $1 },
+                    stageNames: stageNames)
             }
         } catch {
             throw failure(error)

@@ -1,0 +1,84 @@
+import ArgumentParser
+import FramelabCore
+import FramelabFilters
+import FramelabPluginHost
+import FramelabPipeline
+import FramelabRecording
+
+/// Options shared by every command that uses plugins: where to find them and, for
+/// `run`, how to isolate them.
+struct PluginOptions: ParsableArguments {
+    @Option(name: .customLong("plugin-path"),
+            help: "A plugin file or folder of *.so plugins (repeatable; ':' separates several). Also searched: $FRAMELAB_PLUGIN_PATH, then the package's own .build/plugins.")
+    var pluginPaths: [String] = []
+
+    /// Every plugin found; rejected files are kept as problem lines.
+    func catalog() -> PluginCatalog {
+        let explicit = pluginPaths.flatMap { $0.split(separator: ":").map(String.init) }
+        return PluginCatalog.discover(searchPath: PluginCatalog.searchPath(explicit: pluginPaths), explicit: Set(explicit))
+    }
+}
+
+/// `run`'s isolation flags.
+struct IsolationFlags: ParsableArguments {
+    @Flag(name: .long, help: "Run plugin filters in a child process sharing frame memory; a crash or hang fails the frame, not the run.")
+    var isolate = false
+
+    @Option(name: .customLong("plugin-timeout"),
+            help: "With --isolate: milliseconds a plugin may take for one frame before its worker is killed.")
+    var timeoutMilliseconds: Int = IsolationOptions.defaultTimeoutMilliseconds
+
+    @Flag(name: .customLong("restart-plugins"), help: "With --isolate: start a new worker after one crashed or hung, and go on.")
+    var restart = false
+
+    func validate() throws {
+        if timeoutMilliseconds < 1 { throw usageError("--plugin-timeout must be at least 1 ms, got \(timeoutMilliseconds)") }
+        if restart && !isolate { throw usageError("--restart-plugins needs --isolate") }
+    }
+
+    var options: IsolationOptions? {
+        isolate ? IsolationOptions(timeoutMilliseconds: timeoutMilliseconds, restart: restart) : nil
+    }
+}
+
+/// The filter stages of a run, built-in or from plugins, with what the run records about plugins.
+struct RunStages {
+    let stages: [FilterStage]
+    let attributes: [String: AttributeValue]
+
+    /// Resolves every `--filter`; a plugin element is test-run before it is accepted.
+    init(filters: [String], plugins: PluginOptions, isolation: IsolationFlags) throws {
+        let catalog = plugins.catalog()
+        for problem in catalog.problems { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
+        let (registry, clashes) = catalog.registry(isolation: isolation.options)
+        var stages: [FilterStage] = []
+        var used: [PluginElement] = []
+        for text in filters {
+            let spec = try ElementSpec(parsing: text)
+            if let clash = clashes[spec.name] { throw FramelabError(.badInput, clash) }
+            if let element = catalog.element(named: spec.name) {
+                guard element.info.kind == .filter else {
+                    throw FramelabError(.badInput, "'\(spec.name)' from \(element.info.path) is a detector, not a filter")
+                }
+                if !used.contains(where: { $0 === element }) {
+                    try PluginTrial.run(element)
+                    used.append(element)
+                }
+            }
+            let filter = try registry.instantiate(spec)
+            stages.append(FilterStage(filter, acceptedFormats: registry[spec.name]?.formats ?? []))
+        }
+        self.stages = stages
+        var attributes: [String: AttributeValue] = [:]
+        if !used.isEmpty {
+            attributes["plugin_elements"] = .strings(used.map(\.info.name))
+            attributes["plugin_paths"] = .strings(used.map(\.info.path))
+            attributes["plugin_versions"] = .strings(used.map(\.info.version))
+            attributes["plugin_abi_versions"] = .strings(used.map(\.info.abiVersion))
+            attributes["plugin_host_abi_version"] = .string(PluginABI.versionText)
+            attributes["plugin_isolated"] = .int(isolation.isolate ? 1 : 0)
+            if isolation.isolate { attributes["plugin_timeout_ms"] = .int(Int64(isolation.timeoutMilliseconds)) }
+        }
+        self.attributes = attributes
+    }
+}
