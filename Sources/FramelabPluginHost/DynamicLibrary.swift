@@ -7,14 +7,16 @@ import FramelabCore
 ///
 /// RTLD_LOCAL keeps each plugin's symbols to itself, so two plugins may define the same
 /// helper names; RTLD_NOW makes a missing dependency fail here, with dlerror's words,
-/// rather than at the first call.
+/// rather than at the first call. RTLD_NODELETE keeps the code mapped after dlclose: the
+/// Swift runtime cannot forget a Swift plugin's type metadata, and images may still point
+/// at a plugin's static buffers.
 final class DynamicLibrary: @unchecked Sendable {
     let path: String
     private let handle: UnsafeMutableRawPointer
 
     init(path: String) throws {
         self.path = path
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             throw FramelabError(.badInput, "\(path): cannot load as a shared library: \(Self.lastError(path))")
         }
         self.handle = handle

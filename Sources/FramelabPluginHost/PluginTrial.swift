@@ -36,11 +36,14 @@ public enum PluginTrial {
                     }
                 }
             case .detector:
+                let detect: (Mat) throws -> [Detection]
+                if useWorker {
+                    detect = try IsolatedPluginDetector(element: element, values: values, options: options).detect
+                } else {
+                    detect = try PluginDetector(element: element, values: values).detect
+                }
                 for format in element.info.formats {
-                    let frame = pattern(format)
-                    let found = useWorker
-                        ? try IsolatedPluginDetector(element: element, values: values, options: options).detect(frame)
-                        : try PluginDetector(element: element, values: values).detect(frame)
+                    let found = try detect(pattern(format))
                     if let bad = found.first(where: { !$0.isWellFormed }) {
                         throw FramelabError(.processing, "reported a malformed box \(bad)")
                     }
