@@ -39,22 +39,6 @@ public struct FilterDescriptor: Sendable {
 
     /// Checks the spec's arguments against the parameters and creates an instance.
     public func instantiate(_ spec: ElementSpec) throws -> any FrameFilter {
-        do {
-            return try factory(values(for: spec))
-        } catch let error as FramelabError where origin != "built-in" && !error.message.contains(origin) {
-            // A plugin's element: name its file too, so the user knows where to look.
-            throw FramelabError(error.kind, "\(origin): \(error.message)")
-        }
-    }
-
-    /// The spec's arguments checked against the parameters, defaults filled in.
-    public func values(for spec: ElementSpec) throws -> ParameterValues {
-        try Self.values(for: spec, parameters: parameters, element: name)
-    }
-
-    /// Checks `spec`'s arguments against `parameters`; errors name `element`.
-    public static func values(for spec: ElementSpec, parameters: [ParameterSpec],
-                              element name: String) throws -> ParameterValues {
         var values: [String: ParameterValue] = [:]
         for p in parameters { values[p.name] = p.defaultValue }
         for (key, text) in spec.arguments {
@@ -64,6 +48,6 @@ public struct FilterDescriptor: Sendable {
             }
             values[key] = try p.parse(text, element: name)
         }
-        return ParameterValues(values)
+        return try factory(ParameterValues(values))
     }
 }

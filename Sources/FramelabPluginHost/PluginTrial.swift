@@ -15,8 +15,7 @@ public enum PluginTrial {
 
     public static func run(_ element: PluginElement, isolated: Bool = true,
                            timeoutMilliseconds: Int = defaultTimeoutMilliseconds) throws {
-        let values = try FilterDescriptor.values(for: ElementSpec(name: element.info.name),
-                                                 parameters: element.info.parameters, element: element.info.name)
+        let values = try element.values(for: ElementSpec(name: element.info.name))
         let useWorker = isolated && (try? IsolationEnvironment.workerExecutable()) != nil
         let options = IsolationOptions(timeoutMilliseconds: timeoutMilliseconds, restart: false)
         do {

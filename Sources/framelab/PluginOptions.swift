@@ -41,34 +41,33 @@ struct IsolationFlags: ParsableArguments {
     }
 }
 
-/// The filter stages of a run, built-in or from plugins, with what the run records about plugins.
-struct RunStages {
-    let stages: [FilterStage]
+/// What `run` needs from plugins: one registry of built-in and plugin filters, checked
+/// before any frame is read, and the attributes the run records about the plugins it uses.
+struct PluginRunSetup {
+    let registry: FilterRegistry
     let attributes: [String: AttributeValue]
 
-    /// Resolves every `--filter`; a plugin element is test-run before it is accepted.
+    /// Every `--filter` naming a plugin element is checked here — no clash, a filter not a
+    /// detector, parameter values in range (errors name the file) — and test-run once.
     init(filters: [String], plugins: PluginOptions, isolation: IsolationFlags) throws {
         let catalog = plugins.catalog()
         for problem in catalog.problems { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
         let (registry, clashes) = catalog.registry(isolation: isolation.options)
-        var stages: [FilterStage] = []
         var used: [PluginElement] = []
         for text in filters {
             let spec = try ElementSpec(parsing: text)
             if let clash = clashes[spec.name] { throw FramelabError(.badInput, clash) }
-            if let element = catalog.element(named: spec.name) {
-                guard element.info.kind == .filter else {
-                    throw FramelabError(.badInput, "'\(spec.name)' from \(element.info.path) is a detector, not a filter")
-                }
-                if !used.contains(where: { $0 === element }) {
-                    try PluginTrial.run(element)
-                    used.append(element)
-                }
+            guard let element = catalog.element(named: spec.name) else { continue }
+            guard element.info.kind == .filter else {
+                throw FramelabError(.badInput, "'\(spec.name)' from \(element.info.path) is a detector, not a filter")
             }
-            let filter = try registry.instantiate(spec)
-            stages.append(FilterStage(filter, acceptedFormats: registry[spec.name]?.formats ?? []))
+            _ = try element.values(for: spec)
+            if !used.contains(where: { $0 === element }) {
+                try PluginTrial.run(element)
+                used.append(element)
+            }
         }
-        self.stages = stages
+        self.registry = registry
         var attributes: [String: AttributeValue] = [:]
         if !used.isEmpty {
             attributes["plugin_elements"] = .strings(used.map(\.info.name))

@@ -63,12 +63,15 @@ struct RunCommand: ParsableCommand {
         // Everything the user typed is checked before any frame is read or file written.
         let stages: [any PipelineStage]
         let source: any FrameSource
-        let pluginAttributes: [String: AttributeValue]
+        let pluginSetup: PluginRunSetup
         do {
-            // Built-in and plugin filters share one registry; plugins are test-run first.
-            let resolved = try RunStages(filters: filters, plugins: plugins, isolation: isolation)
-            stages = resolved.stages
-            pluginAttributes = resolved.attributes
+            pluginSetup = try PluginRunSetup(filters: filters, plugins: plugins, isolation: isolation)
+            let registry = pluginSetup.registry  // built-ins and plugins, one naming scheme
+            stages = try filters.map { text in
+                let spec = try ElementSpec(parsing: text)
+                let filter = try registry.instantiate(spec)
+                return FilterStage(filter, acceptedFormats: registry[spec.name]?.formats ?? [])
+            }
             source = try SourceFactory.open(self.source)
         } catch {
             throw failure(error)
@@ -82,7 +85,7 @@ struct RunCommand: ParsableCommand {
         do {
             writer = try out.map { path in
                 try RecordingFile(path: path).createRun(
-                    id: id, attributes: runAttributes(source: source, pipeline: pipeline).merging(pluginAttributes) { $1 },
+                    id: id, attributes: runAttributes(source: source, pipeline: pipeline).merging(pluginSetup.attributes) { $1 },
                     stageNames: stageNames)
             }
         } catch {

@@ -39,8 +39,10 @@ import Testing
     @Test func outOfRangeValueNamesFileElementAndRange() throws {
         let dir = try TestSupport.makeTemporaryDirectory()
         let path = try PluginBuilder.compile(PluginBuilder.exampleC, name: "invert", in: dir)
-        let (registry, _) = PluginCatalog.discover(searchPath: [path]).registry()
-        #expect { try registry.instantiate(ElementSpec(parsing: "invert:amount=5")) } throws: { error in
+        let catalog = PluginCatalog.discover(searchPath: [path])
+        let spec = try ElementSpec(parsing: "invert:amount=5")
+        #expect(throws: FramelabError.self) { try catalog.registry().registry.instantiate(spec) }
+        #expect { try catalog.element(named: "invert")!.values(for: spec) } throws: { error in
             let m = (error as? FramelabError)?.message ?? ""
             return m.hasPrefix(path) && m.contains("'invert'") && m.contains("'amount' = 5.0 is outside 0…1")
         }

@@ -78,8 +78,7 @@ import Testing
     @Test func lbpFaceDetectorFindsMessisFace() throws {
         let element = try #require(try PluginLibrary(path: PluginBuilder.example("cpp-lbp-face")).elements.first)
         #expect(element.info.kind == .detector)
-        let values = try FilterDescriptor.values(for: ElementSpec(name: "lbp-face"), parameters: element.info.parameters,
-                                                 element: "lbp-face")
+        let values = try element.values(for: ElementSpec(name: "lbp-face"))
         let image = try ImageCodec.read("/usr/share/doc/opencv-doc/examples/data/messi5.jpg", as: .bgr8)
         let inProcess = try PluginDetector(element: element, values: values).detect(image)
         #expect(inProcess.count >= 1)

@@ -76,8 +76,7 @@ public enum PluginWorker {
                 guard let eq = text.firstIndex(of: "=") else { throw FramelabError(.badInput, "worker argument '\(text)' is not key=value") }
                 return (String(text[..<eq]), String(text[text.index(after: eq)...]))
             }
-            let values = try FilterDescriptor.values(for: ElementSpec(name: name, arguments: pairs),
-                                                     parameters: element.info.parameters, element: name)
+            let values = try element.values(for: ElementSpec(name: name, arguments: pairs))
             filter = element.info.kind == .filter ? try PluginFilter(element: element, values: values) : nil
             detector = element.info.kind == .detector ? try PluginDetector(element: element, values: values) : nil
         }
