@@ -3,7 +3,7 @@ import Glibc
 #endif
 import FramelabCore
 
-/// Thin wrappers over read/write/poll on pipe descriptors; EINTR is retried here and
+/// Thin wrappers over read/write/poll on the worker channel; EINTR is retried here and
 /// nowhere else.
 enum FileDescriptorIO {
     enum ReadResult { case complete, endOfFile }
@@ -49,14 +49,15 @@ enum FileDescriptorIO {
         }
     }
 
-    /// A pipe whose ends close on exec (the child gets copies through dup2 only).
-    static func makePipe() throws -> (read: Int32, write: Int32) {
+    /// A connected socket pair whose ends close on exec, created atomically: a worker
+    /// spawned by another thread at the same moment cannot inherit either end (and so
+    /// cannot keep a dead worker's channel open, which would hide its crash).
+    static func makeChannel() throws -> (host: Int32, worker: Int32) {
         var fds: [Int32] = [0, 0]
-        // Close-on-exec at once: only the spawned worker's dup2 copies may cross exec.
-        guard pipe(&fds) == 0 else {
-            throw FramelabError(.io, "cannot create a pipe for the plugin worker: \(String(cString: strerror(errno)))")
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else {
+            throw FramelabError(.io, "cannot create a channel for the plugin worker: \(String(cString: strerror(errno)))")
         }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return (fds[0], fds[1])
     }
 }

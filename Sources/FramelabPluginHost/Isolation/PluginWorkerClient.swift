@@ -13,38 +13,35 @@ final class PluginWorkerClient {
 
     let element: PluginElement
     private let child: ChildProcess
-    private let requests: Int32
-    private let responses: Int32
+    /// The host's end of the socket pair; the worker has the other as its fds 0 and 1.
+    private let channel: Int32
     private(set) var isRunning = true
     private var message = [UInt8](repeating: 0, count: WorkerResponse.maximumMessage)
 
     init(element: PluginElement, arguments: [String], shared: SharedMemoryFile) throws {
         self.element = element
         IsolationEnvironment.ignoreBrokenPipes()
-        let request = try FileDescriptorIO.makePipe()
-        let response = try FileDescriptorIO.makePipe()
-        defer { close(request.read); close(response.write) }
+        let channel = try FileDescriptorIO.makeChannel()
+        defer { close(channel.worker) }  // only the worker keeps its end
         do {
             child = try ChildProcess(
                 executable: try IsolationEnvironment.workerExecutable(),
                 arguments: [element.info.path, element.info.name] + arguments,
-                descriptors: [(0, request.read), (1, response.write), (3, shared.fd)],
+                descriptors: [(0, channel.worker), (1, channel.worker), (3, shared.fd)],
                 // A crashing plugin is expected here: the host reports it in one line, so the
                 // Swift runtime's multi-page backtrace of the worker would only be noise.
                 environment: ["SWIFT_BACKTRACE=enable=no"])
         } catch {
-            close(request.write); close(response.read)
+            close(channel.host)
             throw error
         }
-        requests = request.write
-        responses = response.read
+        self.channel = channel.host
         // The worker answers once when the instance exists (or says why it does not).
         _ = try receive(timeout: Self.startTimeoutMilliseconds, doing: "starting")
     }
 
     deinit {
-        close(requests)
-        close(responses)
+        close(channel)
         child.kill()
     }
 
@@ -52,14 +49,14 @@ final class PluginWorkerClient {
     func call(_ request: WorkerRequest, timeout: Int) throws -> WorkerResponse {
         guard isRunning else { throw FramelabError(.processing, "element \(element.label): worker is not running") }
         var r = request
-        let sent = try withUnsafeBytes(of: &r) { try FileDescriptorIO.write(requests, from: $0.baseAddress!, count: $0.count) }
+        let sent = try withUnsafeBytes(of: &r) { try FileDescriptorIO.write(channel, from: $0.baseAddress!, count: $0.count) }
         guard sent else { throw died(doing: "receiving a frame") }
         return try receive(timeout: timeout, doing: request.operation == WorkerRequest.Operation.detect.rawValue
                            ? "detecting" : "processing a frame")
     }
 
     private func receive(timeout: Int, doing: String) throws -> WorkerResponse {
-        guard try FileDescriptorIO.waitReadable(responses, milliseconds: timeout) else {
+        guard try FileDescriptorIO.waitReadable(channel, milliseconds: timeout) else {
             isRunning = false
             child.kill()
             throw FramelabError(.processing,
@@ -67,12 +64,12 @@ final class PluginWorkerClient {
         }
         var header = WorkerResponse()
         let result = try withUnsafeMutableBytes(of: &header) {
-            try FileDescriptorIO.read(responses, into: $0.baseAddress!, count: $0.count)
+            try FileDescriptorIO.read(channel, into: $0.baseAddress!, count: $0.count)
         }
         guard result == .complete else { throw died(doing: doing) }
         let length = Int(max(0, min(header.messageLength, Int32(WorkerResponse.maximumMessage))))
         if length > 0 {
-            let r = try message.withUnsafeMutableBytes { try FileDescriptorIO.read(responses, into: $0.baseAddress!, count: length) }
+            let r = try message.withUnsafeMutableBytes { try FileDescriptorIO.read(channel, into: $0.baseAddress!, count: length) }
             guard r == .complete else { throw died(doing: doing) }
         }
         if header.status != 0 {
@@ -91,7 +88,7 @@ final class PluginWorkerClient {
 
 /// Process-wide settings isolation needs.
 enum IsolationEnvironment {
-    /// A write to a dead worker's pipe must fail with EPIPE, not kill the host.
+    /// A write to a dead worker's channel must fail with EPIPE, not kill the host.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
