@@ -9,6 +9,7 @@ public final class IsolatedPluginFilter: FrameFilter {
     public let element: PluginElement
     private let session: IsolatedSession
     private var output: (mapping: SharedMapping, image: Mat)?
+    private var arenaOut: Mat?
 
     public var name: String { element.info.name }
     /// How many times a dead worker was replaced.
@@ -39,6 +40,14 @@ public final class IsolatedPluginFilter: FrameFilter {
         guard let format = outputFormat(for: input.format) else {
             throw FramelabError(.unsupported, "element \(element.label) does not accept \(input.format) images")
         }
+        if let slot = session.arenaSlot(input), let out = arenaOutput(format: format, like: input),
+           let outSlot = session.arenaSlot(out) {
+            // The run's frame arena: input and output cross as offsets, no pixel is copied.
+            let request = WorkerRequest(operation: WorkerRequest.Operation.process.rawValue, mappedSize: 0,
+                                        input: slot, output: outSlot)
+            let response = try session.call(request)
+            return response.passThrough != 0 ? input : out
+        }
         let stride = Self.roundUp64(input.rowBytes)
         let layout = session.layout(format: input.format, width: input.width, height: input.height,
                                     inputStride: input.stride >= stride ? input.stride : stride, output: format)
@@ -48,6 +57,15 @@ public final class IsolatedPluginFilter: FrameFilter {
         let response = try session.call(request)
         if response.passThrough != 0 { return input }
         return outputImage(map, layout.output, format)
+    }
+
+    /// This stage's output image in the run's arena, reused while the shape stays.
+    private func arenaOutput(format: PixelFormat, like input: Mat) -> Mat? {
+        if let arenaOut, arenaOut.format == format, arenaOut.width == input.width, arenaOut.height == input.height {
+            return arenaOut
+        }
+        arenaOut = session.options.arena?.makeImage(format: format, width: input.width, height: input.height)
+        return arenaOut
     }
 
     private func outputImage(_ map: SharedMapping, _ slot: SlotImage, _ format: PixelFormat) -> Mat {
@@ -85,7 +103,7 @@ public final class IsolatedPluginDetector {
                                     inputStride: nil, output: nil)
         let map = try session.mapped(size: layout.size)
         let request = WorkerRequest(operation: WorkerRequest.Operation.detect.rawValue, mappedSize: Int64(map.size),
-                                    input: session.place(image, layout: layout, in: map),
+                                    input: session.arenaSlot(image) ?? session.place(image, layout: layout, in: map),
                                     detectionOffset: Int64(layout.detectionOffset),
                                     detectionCapacity: Int32(PluginABI.detectionCapacity))
         let response = try session.call(request)

@@ -52,7 +52,14 @@ struct PluginRunSetup {
     init(filters: [String], plugins: PluginOptions, isolation: IsolationFlags) throws {
         let catalog = plugins.catalog()
         for problem in catalog.problems { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
-        let (registry, clashes) = catalog.registry(isolation: isolation.options)
+        var isolationOptions = isolation.options
+        if isolationOptions != nil {
+            // Frames made from here on live in shared memory the plugin workers map.
+            let arena = try SharedFrameArena()
+            PixelAllocation.install(arena)
+            isolationOptions?.arena = arena
+        }
+        let (registry, clashes) = catalog.registry(isolation: isolationOptions)
         var used: [PluginElement] = []
         for text in filters {
             let spec = try ElementSpec(parsing: text)

@@ -42,6 +42,23 @@ import Testing
         #expect(filter.inputCopies == 1, "a frame in private memory is copied in once")
     }
 
+    @Test func framesInTheRunArenaCrossWithoutCopiesThroughAChain() throws {
+        let arena = try SharedFrameArena(capacity: 64 << 20)
+        let options = IsolationOptions(arena: arena)
+        let invert = try invertElement()
+        let first = try IsolatedPluginFilter(element: invert, values: ParameterValues(["amount": .float(1)]), options: options)
+        let second = try IsolatedPluginFilter(element: invert, values: ParameterValues(["amount": .float(0.5)]), options: options)
+        let input = try #require(arena.makeImage(format: .bgra8, width: 320, height: 240))
+        input.copyPixels(from: PluginTestImages.gradient(width: 320, height: 240))
+        for _ in 0..<3 {
+            let once = try first.process(input)
+            let twice = try second.process(once)
+            #expect(once.hasSamePixels(as: PluginTestImages.inverted(input, amount: 1)))
+            #expect(twice.hasSamePixels(as: PluginTestImages.inverted(once, amount: 0.5)))
+        }
+        #expect(first.inputCopies == 0 && second.inputCopies == 0)
+    }
+
     @Test func crashFailsTheFrameAndEndsTheStage() throws {
         let filter = try IsolatedPluginFilter(element: element("CRASH_ON_FRAMES"), values: ParameterValues([:]))
         let frame = PluginTestImages.gradient(width: 64, height: 48)

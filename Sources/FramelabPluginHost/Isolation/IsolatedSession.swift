@@ -11,10 +11,14 @@ public struct IsolationOptions: Sendable {
     public var timeoutMilliseconds: Int
     /// Start a fresh worker for the next frame after one died (otherwise the stage ends).
     public var restart: Bool
+    /// The run's frame arena: frames in it reach the worker without a copy.
+    public var arena: SharedFrameArena?
 
-    public init(timeoutMilliseconds: Int = IsolationOptions.defaultTimeoutMilliseconds, restart: Bool = false) {
+    public init(timeoutMilliseconds: Int = IsolationOptions.defaultTimeoutMilliseconds, restart: Bool = false,
+                arena: SharedFrameArena? = nil) {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.restart = restart
+        self.arena = arena
     }
 }
 
@@ -42,7 +46,7 @@ final class IsolatedSession {
         self.arguments = element.info.parameters.compactMap { p in values.values[p.name].map { "\(p.name)=\($0)" } }
         self.options = options
         shared = try SharedMemoryFile()
-        worker = try PluginWorkerClient(element: element, arguments: arguments, shared: shared)
+        worker = try PluginWorkerClient(element: element, arguments: arguments, shared: shared, arena: options.arena)
     }
 
     struct Layout {
@@ -81,6 +85,13 @@ final class IsolatedSession {
         return fresh
     }
 
+    /// The arena slot of an image in the run's frame arena (nil: not in it, or no arena).
+    func arenaSlot(_ image: Mat) -> SlotImage? {
+        guard let arena = options.arena, let offset = arena.offset(of: image) else { return nil }
+        return SlotImage(region: 1, offset: Int64(offset), format: image.format.rawValue, width: Int32(image.width),
+                         height: Int32(image.height), stride: Int64(image.stride))
+    }
+
     /// Puts `input` into the input slot (no copy when it already is there); returns its slot.
     func place(_ input: Mat, layout: Layout, in map: SharedMapping) -> SlotImage {
         let inPlace = input.withUnsafeBytes { bytes in
@@ -112,7 +123,7 @@ final class IsolatedSession {
                 "element \(element.label): stage ended after the worker died (\(endedBecause ?? "unknown")); --restart-plugins starts a new one")
         }
         worker = nil
-        let fresh = try PluginWorkerClient(element: element, arguments: arguments, shared: shared)
+        let fresh = try PluginWorkerClient(element: element, arguments: arguments, shared: shared, arena: options.arena)
         restarts += 1
         worker = fresh
         return fresh

@@ -65,6 +65,8 @@ public enum PluginWorker {
         let filter: PluginFilter?
         let detector: PluginDetector?
         var mapping: SharedMapping?
+        /// The run's frame arena, mapped once at start when the host has one.
+        let arena: SharedMapping?
 
         init(path: String, element name: String, arguments: [String]) throws {
             library = try PluginLibrary(path: path)
@@ -72,6 +74,11 @@ public enum PluginWorker {
                 throw FramelabError(.badInput, "\(path) has no element '\(name)'")
             }
             self.element = element
+            if let size = getenv("FRAMELAB_WORKER_ARENA_SIZE").flatMap({ Int(String(cString: $0)) }) {
+                arena = try SharedMapping(fd: PluginWorkerClient.arenaDescriptor, size: size)
+            } else {
+                arena = nil
+            }
             let pairs = try arguments.map { text -> (key: String, value: String) in
                 guard let eq = text.firstIndex(of: "=") else { throw FramelabError(.badInput, "worker argument '\(text)' is not key=value") }
                 return (String(text[..<eq]), String(text[text.index(after: eq)...]))
@@ -83,14 +90,13 @@ public enum PluginWorker {
 
         func handle(_ request: WorkerRequest) throws -> WorkerResponse {
             let size = Int(request.mappedSize)
-            if mapping?.size != size {
+            if size > 0 && mapping?.size != size {
                 mapping = nil
                 mapping = try SharedMapping(fd: PluginWorker.sharedMemoryDescriptor, size: size)
             }
-            let map = mapping!
-            let input = try image(request.input, in: map)
+            let input = try image(request.input)
             if let filter {
-                let out = try image(request.output, in: map)
+                let out = try image(request.output)
                 let result = try filter.process(input, into: out)
                 if result.sharesPixels(with: input) { return WorkerResponse(passThrough: 1) }
                 // The plugin answered from its own memory: copy into the slot (the rare path).
@@ -99,13 +105,16 @@ public enum PluginWorker {
             }
             let found = try detector!.detect(input)
             let capacity = Int(request.detectionCapacity)
+            guard let map = mapping, Int(request.detectionOffset) + capacity * MemoryLayout<fl_plugin_detection>.stride <= map.size else {
+                throw FramelabError(.processing, "worker got a malformed detection slot")
+            }
             let room = (map.base + Int(request.detectionOffset)).bindMemory(to: fl_plugin_detection.self, capacity: capacity)
             for (i, d) in found.prefix(capacity).enumerated() { room[i] = d.cValue }
             return WorkerResponse(detectionCount: Int32(min(found.count, capacity)))
         }
 
-        private func image(_ slot: SlotImage, in map: SharedMapping) throws -> Mat {
-            guard let format = PixelFormat(rawValue: slot.format), slot.width > 0, slot.height > 0,
+        private func image(_ slot: SlotImage) throws -> Mat {
+            guard let map = slot.region == 1 ? arena : mapping, let format = PixelFormat(rawValue: slot.format), slot.width > 0, slot.height > 0,
                   slot.offset >= 0, slot.offset + slot.stride * Int64(slot.height) <= Int64(map.size) else {
                 throw FramelabError(.processing, "worker got a malformed image slot")
             }

@@ -18,7 +18,10 @@ final class PluginWorkerClient {
     private(set) var isRunning = true
     private var message = [UInt8](repeating: 0, count: WorkerResponse.maximumMessage)
 
-    init(element: PluginElement, arguments: [String], shared: SharedMemoryFile) throws {
+    /// The worker's fd for the run's frame arena, when there is one.
+    static let arenaDescriptor: Int32 = 4
+
+    init(element: PluginElement, arguments: [String], shared: SharedMemoryFile, arena: SharedFrameArena?) throws {
         self.element = element
         IsolationEnvironment.ignoreBrokenPipes()
         let channel = try FileDescriptorIO.makeChannel()
@@ -27,10 +30,12 @@ final class PluginWorkerClient {
             child = try ChildProcess(
                 executable: try IsolationEnvironment.workerExecutable(),
                 arguments: [element.info.path, element.info.name] + arguments,
-                descriptors: [(0, channel.worker), (1, channel.worker), (3, shared.fd)],
+                descriptors: [(0, channel.worker), (1, channel.worker), (3, shared.fd)]
+                    + (arena.map { [(Self.arenaDescriptor, $0.file.fd)] } ?? []),
                 // A crashing plugin is expected here: the host reports it in one line, so the
                 // Swift runtime's multi-page backtrace of the worker would only be noise.
-                environment: ["SWIFT_BACKTRACE=enable=no"])
+                environment: ["SWIFT_BACKTRACE=enable=no"]
+                    + (arena.map { ["FRAMELAB_WORKER_ARENA_SIZE=\($0.mapping.size)"] } ?? []))
         } catch {
             close(channel.host)
             throw error

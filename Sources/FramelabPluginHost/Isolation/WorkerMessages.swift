@@ -2,6 +2,8 @@
 /// here, only offsets into the shared memory both map. Both sides are the same build,
 /// so the structs are sent as their raw bytes.
 struct SlotImage {
+    /// Which shared memory the offset is in: the stage's own (0) or the run's frame arena (1).
+    var region: Int32 = 0
     var offset: Int64 = 0
     var format: Int32 = 0
     var width: Int32 = 0
@@ -12,7 +14,7 @@ struct SlotImage {
 struct WorkerRequest {
     enum Operation: Int32 { case process = 1, detect = 2 }
     var operation: Int32 = 0
-    /// Bytes of shared memory the worker must have mapped for this request.
+    /// Bytes of the stage's shared memory the worker must have mapped (0: not used).
     var mappedSize: Int64 = 0
     var input = SlotImage()
     var output = SlotImage()
