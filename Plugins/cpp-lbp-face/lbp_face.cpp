@@ -50,15 +50,17 @@ fl_plugin_status detect(void *instance, const fl_plugin_image *in, fl_plugin_det
     }
     try {
         cv::Mat src(in->height, in->width, type, in->data, (size_t)in->stride);
-        if (type == CV_8UC1) {
-            self->gray = src;
-        } else {
+        // Gray input is used in place; colour is converted into a buffer this instance owns.
+        // (Never keep a header over host memory across calls: it is gone by the next frame.)
+        cv::Mat gray = src;
+        if (type != CV_8UC1) {
             cv::cvtColor(src, self->gray, type == CV_8UC3 ? cv::COLOR_BGR2GRAY : cv::COLOR_BGRA2GRAY);
+            gray = self->gray;
         }
         std::vector<cv::Rect> faces;
         std::vector<int> neighbours;
         cv::Size minSize(self->minSize, self->minSize);
-        self->cascade.detectMultiScale(self->gray, faces, neighbours, self->scale, self->neighbours, 0, minSize);
+        self->cascade.detectMultiScale(gray, faces, neighbours, self->scale, self->neighbours, 0, minSize);
         int32_t n = 0;
         for (size_t i = 0; i < faces.size() && n < capacity; i++, n++) {
             fl_plugin_detection &d = out[n];

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CFramelabPlugin
 import FramelabCore
 
@@ -14,7 +17,10 @@ public final class PluginLibrary: @unchecked Sendable {
 
     /// Opens `path`, checks the ABI version and validates every element's description.
     /// Errors are one line naming the file (and the element, when one is at fault).
-    public init(path: String) throws {
+    public init(path given: String) throws {
+        // dlopen searches the library path for a bare name; a plugin is always a file, so
+        // open it by its absolute path (which is also what runs record).
+        let path = Self.absolutePath(given)
         let library = try DynamicLibrary(path: path)
         guard let entryAddress = library.symbol(PluginABI.entrySymbol) else {
             throw FramelabError(.badInput,
@@ -50,6 +56,14 @@ public final class PluginLibrary: @unchecked Sendable {
             elements.append(PluginElement(info: info, element: cElements + i, library: library))
         }
         self.elements = elements
+    }
+}
+
+extension PluginLibrary {
+    static func absolutePath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path.contains("/") ? path : "./" + path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
 

@@ -7,6 +7,8 @@ import FramelabCore
 final class ChildProcess {
     let pid: pid_t
     private var exited: String?
+    /// Temporary descriptors for the hand-over start here, above any target number.
+    static let parkingFloor: Int32 = 64
 
     /// Starts `executable` with `arguments`; `descriptors` maps child fd → parent fd.
     init(executable: String, arguments: [String], descriptors: [(child: Int32, parent: Int32)],
@@ -14,8 +16,16 @@ final class ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (child, parent) in descriptors {
-            posix_spawn_file_actions_adddup2(&actions, parent, child)
+        // Park each parent descriptor above every target first: dup2(a, 3) followed by
+        // dup2(3, 4) would otherwise hand the child the wrong file when a parent fd is itself
+        // a target number.
+        let parked = descriptors.map { fcntl($0.parent, F_DUPFD_CLOEXEC, Self.parkingFloor) }
+        defer { parked.forEach { if $0 >= 0 { close($0) } } }
+        if let bad = parked.firstIndex(where: { $0 < 0 }) {
+            throw FramelabError(.io, "cannot pass descriptor \(descriptors[bad].parent) to the plugin worker: \(String(cString: strerror(errno)))")
+        }
+        for (i, (child, _)) in descriptors.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, parked[i], child)
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
