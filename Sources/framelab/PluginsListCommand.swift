@@ -53,12 +53,12 @@ struct PluginsListCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(Listing(elements: entries, problems: problems)), as: UTF8.self))
             return
         }
-        print("name".padding(toLength: 14, withPad: " ", startingAt: 0) + " kind     version  formats                 origin")
+        print("name".padding(toLength: 14, withPad: " ", startingAt: 0) + " kind     version  formats                    origin")
         for e in entries {
             print(e.name.padding(toLength: 14, withPad: " ", startingAt: 0) + " "
                   + e.kind.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
                   + e.version.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
-                  + e.formats.joined(separator: ",").padding(toLength: 23, withPad: " ", startingAt: 0) + " "
+                  + e.formats.joined(separator: ",").padding(toLength: 26, withPad: " ", startingAt: 0) + " "
                   + e.origin + (e.status == "accepted" ? "" : "\n    " + e.status))
         }
         for p in problems { print("problem: \(p)") }

@@ -201,6 +201,22 @@ import Testing
         #expect(byID["restarted"]?["failed"] as? Int == 4)
     }
 
+    @Test func isolatedHangTimesOutAndTheRunCompletes() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let plugin = try PluginBuilder.broken("HANG_ON_FRAMES", in: dir)
+        let out = dir.appendingPathComponent("hang.h5").path
+        let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@200", "--frames", "10", "--policy", "keep-all",
+                                          "--plugin-path", plugin, "--filter", "broken", "--isolate",
+                                          "--plugin-timeout", "300", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("timed out after 300 ms"), "\(r.stdout)")
+        // Calls 1-4 pass, call 5 hangs and is killed, the stage ends for the rest.
+        #expect(r.stdout.contains("4 frames processed, 0 dropped, 6 failed"), "\(r.stdout)")
+        let report = try TestSupport.framelab(["report", out, "--json"])
+        let run = ((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as! [String: Any])["runs"] as! [[String: Any]])[0]
+        #expect(run["failed"] as? Int == 6 && run["status"] as? String == "completed")
+    }
+
     @Test func helpDescribesThePluginCommands() throws {
         let plugins = try TestSupport.framelab(["plugins", "--help"])
         for word in ["list", "describe", "check", "sdk", "FRAMELAB_PLUGIN_PATH"] { #expect(plugins.stdout.contains(word)) }
