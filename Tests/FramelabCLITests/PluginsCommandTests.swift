@@ -201,6 +201,20 @@ import Testing
         #expect(byID["restarted"]?["failed"] as? Int == 4)
     }
 
+    @Test func pluginErrorsFailTheirFramesInProcess() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let plugin = try PluginBuilder.broken("FAILS_ON_EVEN_FRAMES", in: dir)
+        let out = dir.appendingPathComponent("errors.h5").path
+        let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@200", "--frames", "10", "--policy", "keep-all",
+                                          "--plugin-path", plugin, "--filter", "broken", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("5 frames processed, 0 dropped, 5 failed"), "\(r.stdout)")
+        #expect(r.stdout.contains("element 'broken' (\(plugin)): processing failed: lost track on call 2"), "\(r.stdout)")
+        let report = try TestSupport.framelab(["report", out, "--json"])
+        let run = ((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as! [String: Any])["runs"] as! [[String: Any]])[0]
+        #expect(run["failed"] as? Int == 5 && run["processed"] as? Int == 5)
+    }
+
     @Test func isolatedHangTimesOutAndTheRunCompletes() throws {
         let dir = try TestSupport.makeTemporaryDirectory()
         let plugin = try PluginBuilder.broken("HANG_ON_FRAMES", in: dir)
