@@ -1,4 +1,5 @@
-// A Framelab filter plugin in Swift: posterize (reduce each channel to N levels).
+// A Framelab plugin in Swift: the filter `posterize` (each channel to N levels) and,
+// in BrightSpot.swift, the detector `bright-spot`.
 import FramelabPluginKit
 
 final class Posterize: FramelabFilterPlugin {
@@ -32,7 +33,7 @@ final class Posterize: FramelabFilterPlugin {
     }
 }
 
-let plugin = PluginExport(name: "swift-posterize", filters: [Posterize.self])
+let plugin = PluginExport(name: "swift-posterize", filters: [Posterize.self], detectors: [BrightSpot.self])
 
 @_cdecl("framelab_plugin_entry")
 public func framelabPluginEntry(_ hostMajor: UInt32, _ hostMinor: UInt32) -> UnsafeRawPointer? {

@@ -126,7 +126,7 @@ import Testing
     @Test func examplePluginsAreFoundWithoutAnyPath() throws {
         let list = try TestSupport.framelab(["plugins", "list"])
         #expect(list.status == 0, "\(list.stderr)")
-        for name in ["posterize", "invert", "noop", "canny", "lbp-face"] {
+        for name in ["posterize", "bright-spot", "invert", "noop", "canny", "lbp-face"] {
             #expect(list.stdout.contains("\n" + name + " "), "\(name) missing from: \(list.stdout)")
         }
         #expect(!list.stdout.contains("rejected"), "\(list.stdout)")

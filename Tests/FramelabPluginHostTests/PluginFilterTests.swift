@@ -41,8 +41,8 @@ import Testing
     }
 
     @Test func swiftPosterizeKeepsOnlyItsLevels() throws {
-        let element = try #require(try PluginLibrary(path: PluginBuilder.example("swift-posterize")).elements.first)
-        #expect(element.info.name == "posterize")
+        let library = try PluginLibrary(path: PluginBuilder.example("swift-posterize"))
+        let element = try #require(library.elements.first { $0.info.name == "posterize" })
         let filter = try PluginFilter(element: element, values: ParameterValues(["levels": .int(3), "keep-alpha": .bool(true)]))
         let input = PluginTestImages.gradient(width: 256, height: 8)
         let out = try filter.process(input)
@@ -52,6 +52,21 @@ import Testing
             #expect(p[3] == q[3])
             #expect(p[1] == (q[1] < 64 ? 0 : q[1] < 192 ? 128 : 255), "green \(q[1]) → \(p[1])")
         }
+    }
+
+    @Test func swiftDetectorReportsTheBrightSquare() throws {
+        let library = try PluginLibrary(path: PluginBuilder.example("swift-posterize"))
+        let element = try #require(library.elements.first { $0.info.name == "bright-spot" })
+        #expect(element.info.kind == .detector && element.info.formats == [.gray8])
+        let image = Mat(format: .gray8, width: 50, height: 40)
+        for y in 10..<20 { for x in 5..<25 { image.setPixel(x: x, y: y, [250]) } }
+        let values = try element.values(for: ElementSpec(parsing: "bright-spot:threshold=240"))
+        let found = try PluginDetector(element: element, values: values).detect(image)
+        #expect(found.count == 1)
+        #expect(found.first.map { [$0.x, $0.y, $0.width, $0.height] } == [5, 10, 20, 10])
+        #expect(abs((found.first?.score ?? 0) - 200.0 / 2000.0) < 1e-6)
+        #expect(found.first?.leftEye == nil && found.first?.mouth == nil)
+        #expect(try PluginDetector(element: element, values: values).detect(Mat(format: .gray8, width: 8, height: 8)).isEmpty)
     }
 
     @Test func cppCannyFindsTheSquaresEdgesOnly() throws {
