@@ -25,14 +25,17 @@ struct IsolationFlags: ParsableArguments {
     var isolate = false
 
     @Option(name: .customLong("plugin-timeout"),
-            help: "With --isolate: milliseconds a plugin may take for one frame before its worker is killed.")
-    var timeoutMilliseconds: Int = IsolationOptions.defaultTimeoutMilliseconds
+            help: "With --isolate: milliseconds a plugin may take for one frame before its worker is killed (default: \(IsolationOptions.defaultTimeoutMilliseconds)).")
+    var timeout: Int?
+
+    var timeoutMilliseconds: Int { timeout ?? IsolationOptions.defaultTimeoutMilliseconds }
 
     @Flag(name: .customLong("restart-plugins"), help: "With --isolate: start a new worker after one crashed or hung, and go on.")
     var restart = false
 
     func validate() throws {
-        if timeoutMilliseconds < 1 { throw usageError("--plugin-timeout must be at least 1 ms, got \(timeoutMilliseconds)") }
+        if let timeout, timeout < 1 { throw usageError("--plugin-timeout must be at least 1 ms, got \(timeout)") }
+        if timeout != nil && !isolate { throw usageError("--plugin-timeout needs --isolate") }
         if restart && !isolate { throw usageError("--restart-plugins needs --isolate") }
     }
 
@@ -53,7 +56,8 @@ struct PluginRunSetup {
         let catalog = plugins.catalog()
         for problem in catalog.problems { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
         var isolationOptions = isolation.options
-        if isolationOptions != nil {
+        let usesPlugins = try filters.contains { catalog.element(named: try ElementSpec(parsing: $0).name) != nil }
+        if isolationOptions != nil && usesPlugins {
             // Frames made from here on live in shared memory the plugin workers map.
             let arena = try SharedFrameArena()
             PixelAllocation.install(arena)

@@ -176,6 +176,10 @@ import Testing
                            mentions: ["'lbp-face'", "is a detector, not a filter"])
         expectOneLineError(try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--restart-plugins"]),
                            mentions: ["--restart-plugins needs --isolate"])
+        expectOneLineError(try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--plugin-timeout", "100"]),
+                           mentions: ["--plugin-timeout needs --isolate"])
+        expectOneLineError(try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--isolate", "--plugin-timeout", "0"]),
+                           mentions: ["--plugin-timeout must be at least 1 ms"])
     }
 
     @Test func isolatedCrashFailsFramesButTheRunCompletes() throws {
