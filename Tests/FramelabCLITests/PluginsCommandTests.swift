@@ -203,6 +203,16 @@ import Testing
         // With restart: every third call of each worker crashes (frames 2, 5, 8, 11).
         #expect(byID["restarted"]?["processed"] as? Int == 8)
         #expect(byID["restarted"]?["failed"] as? Int == 4)
+        // The file says which frame failed and why.
+        let py = try TestSupport.python("""
+            import sys, h5py
+            r = h5py.File(sys.argv[1], "r")["runs/ended"]
+            f = r["failures"][:]
+            why = {int(x["frame"]): (x["reason"].decode() if isinstance(x["reason"], bytes) else x["reason"]) for x in f}
+            print(len(f), int(r["frames"]["failed"].sum()), "SIGSEGV" in why[2], "stage ended" in why[3], "broken" in why[2])
+            """, arguments: [out])
+        #expect(py.status == 0, "\(py.stderr)")
+        #expect(py.stdout == "10 10 True True True\n")
     }
 
     @Test func pluginErrorsFailTheirFramesInProcess() throws {
