@@ -8,6 +8,10 @@ let package = Package(
     products: [
         .executable(name: "framelab", targets: ["framelab"]),
         .library(name: "FramelabCore", targets: ["FramelabCore"]),
+        // Plugins: the kit Swift plugins build on, and the Swift example plugin.
+        .library(name: "FramelabPluginKit", targets: ["FramelabPluginKit"]),
+        .library(name: "FramelabPosterizePlugin", type: .dynamic, targets: ["PosterizePlugin"]),
+        .executable(name: "framelab-plugin-worker", targets: ["framelab-plugin-worker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,8 +39,18 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]),
         .target(name: "FramelabPipeline",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+        // Plugins: the C ABI (one header), the Swift kit, the host and its isolation worker.
+        .target(name: "CFramelabPlugin"),
+        .target(name: "FramelabPluginKit", dependencies: ["CFramelabPlugin"]),
+        .target(name: "FramelabPluginHost", dependencies: ["FramelabCore", "FramelabFilters", "CFramelabPlugin"]),
+        .executableTarget(name: "framelab-plugin-worker", dependencies: ["FramelabPluginHost"]),
+        .target(name: "PosterizePlugin", dependencies: ["FramelabPluginKit"], path: "Plugins/swift-posterize"),
+        .executableTarget(name: "framelab-plugin-bench",
+                          dependencies: ["FramelabCore", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost"],
+                          path: "Benchmarks/PluginOverhead"),
+
         .executableTarget(name: "framelab", dependencies: [
-            "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline",
+            "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -49,6 +63,9 @@ let package = Package(
         .testTarget(name: "FramelabFiltersTests", dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
         .testTarget(name: "FramelabPipelineTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabPipeline",
+                                   "FramelabTestSupport"]),
+        .testTarget(name: "FramelabPluginHostTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabPluginHost",
                                    "FramelabTestSupport"]),
         .testTarget(name: "FramelabCLITests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabTestSupport"]),

@@ -13,10 +13,20 @@ final class MatStorage: @unchecked Sendable {
     private let release: (@Sendable () -> Void)?
     private let owned: Bool
 
-    /// Allocates `byteCount` bytes, zero-filled.
+    /// The allocator owned memory came from (nil: the heap).
+    private let allocator: (any PixelAllocator)?
+
+    /// Allocates `byteCount` bytes, zero-filled, from the installed `PixelAllocator` or the heap.
     init(allocating byteCount: Int) {
         let size = max(byteCount, 1)
-        base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MatStorage.alignment)
+        let installed = PixelAllocation.current
+        if let installed, let p = installed.allocate(byteCount: size) {
+            base = p
+            allocator = installed
+        } else {
+            base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MatStorage.alignment)
+            allocator = nil
+        }
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         self.byteCount = byteCount
         owner = nil
@@ -32,10 +42,13 @@ final class MatStorage: @unchecked Sendable {
         self.owner = owner
         self.release = release
         owned = false
+        allocator = nil
     }
 
     deinit {
-        if owned { base.deallocate() }
+        if owned {
+            if let allocator { allocator.deallocate(base, byteCount: max(byteCount, 1)) } else { base.deallocate() }
+        }
         release?()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FramelabCore
 import FramelabFilters
+import FramelabPluginHost
 
 /// `framelab filters`: the filters `--filter` accepts, with their parameters; or, with
 /// `--explain`, the fused plan a recipe of them would run.
@@ -36,8 +37,10 @@ struct FiltersCommand: ParsableCommand {
         if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
     }
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
-        let registry = FilterRegistry.builtIns
+        let registry = plugins.catalog().registry().registry  // built-ins and plugins
         if explain {
             do {
                 let recipe = try registry.recipe(filters.map { try ElementSpec(parsing: $0) })

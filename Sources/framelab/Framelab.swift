@@ -10,6 +10,6 @@ struct Framelab: ParsableCommand {
             Runs are recorded into HDF5 files (one file holds many runs); see docs/hdf5-schema.md.
             """,
         version: FramelabVersionInfo.text,
-        subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self, BenchCommand.self]
+        subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self, BenchCommand.self, PluginsCommand.self]
     )
 }

@@ -19,6 +19,7 @@ struct RunCommand: ParsableCommand {
             Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order.
             --path picks the built-ins' implementation: simd (default), scalar, opencv, or recipe, which
             fuses consecutive built-in filters into one pass with rows split across --threads.
+            Plugin filters (see `framelab plugins list`) are used the same way; --isolate runs them in a child process.
             Ctrl-C stops the run after the frame in progress; what was recorded is kept.
             """)
 
@@ -52,6 +53,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print no progress line.")
     var quiet = false
 
+    @OptionGroup var plugins: PluginOptions
+    @OptionGroup var isolation: IsolationFlags
+
     func validate() throws {
         if let frames, frames < 1 { throw usageError("--frames must be at least 1, got \(frames)") }
         if let policy, DropPolicy(rawValue: policy) == nil {
@@ -71,8 +75,10 @@ struct RunCommand: ParsableCommand {
         // Everything the user typed is checked before any frame is read or file written.
         let stages: [any PipelineStage]
         let source: any FrameSource
+        let pluginSetup: PluginRunSetup
         do {
-            let registry = FilterRegistry.builtIns
+            pluginSetup = try PluginRunSetup(filters: filters, plugins: plugins, isolation: isolation)
+            let registry = pluginSetup.registry  // built-ins and plugins, one naming scheme
             let specs = try filters.map { try ElementSpec(parsing: $0) }
             stages = try registry.instantiateChain(specs, path: FilterPath(parsing: path), threads: threads).map { filter in
                 FilterStage(filter, acceptedFormats: PixelFormat.allCases.filter { filter.outputFormat(for: $0) != nil })
@@ -90,7 +96,8 @@ struct RunCommand: ParsableCommand {
         do {
             writer = try out.map { path in
                 try RecordingFile(path: path).createRun(
-                    id: id, attributes: runAttributes(source: source, pipeline: pipeline), stageNames: stageNames)
+                    id: id, attributes: runAttributes(source: source, pipeline: pipeline).merging(pluginSetup.attributes) { $1 },
+                    stageNames: stageNames)
             }
         } catch {
             throw failure(error)

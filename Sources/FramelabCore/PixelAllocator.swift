@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the pixels of newly allocated `Mat`s come from.
+///
+/// By default the process heap. A host that runs plugins in worker processes installs a
+/// shared-memory arena instead, so every frame a source or filter makes already lives in
+/// memory the workers map, and is handed to them without a copy.
+public protocol PixelAllocator: AnyObject, Sendable {
+    /// At least `byteCount` bytes, 64-byte aligned, or nil to fall back to the heap.
+    func allocate(byteCount: Int) -> UnsafeMutableRawPointer?
+    /// Returns memory `allocate` gave out.
+    func deallocate(_ pointer: UnsafeMutableRawPointer, byteCount: Int)
+}
+
+/// The installed `PixelAllocator` (nil: the heap). Install before frames are made;
+/// memory keeps returning to the allocator that gave it out.
+public enum PixelAllocation {
+    private static let lock = AllocatorLock()
+
+    public static func install(_ allocator: (any PixelAllocator)?) {
+        lock.set(allocator)
+    }
+
+    public static var current: (any PixelAllocator)? { lock.get() }
+}
+
+/// A mutex around the installed allocator (read on every owned `Mat` allocation).
+private final class AllocatorLock: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var allocator: (any PixelAllocator)?
+
+    init() { pthread_mutex_init(&mutex, nil) }
+
+    func set(_ value: (any PixelAllocator)?) {
+        pthread_mutex_lock(&mutex)
+        allocator = value
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func get() -> (any PixelAllocator)? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return allocator
+    }
+}

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FramelabCore
+
+/// A shared-memory arena for frame pixels: installed as the `PixelAllocator` for a run with
+/// `--isolate`, so frames made by sources and filters already live in memory every plugin
+/// worker maps (as its fd 4), and cross to a worker as an offset, without a copy.
+///
+/// Blocks come in power-of-two size classes from `minimumBlock` up and are reused through
+/// per-class free lists; the arena reserves `capacity` bytes of address space, and tmpfs
+/// gives pages only when they are first touched. Small or over-large requests return nil,
+/// and the heap serves them.
+public final class SharedFrameArena: PixelAllocator, @unchecked Sendable {
+    /// Address space reserved: room for hundreds of 1080p frames; costs nothing untouched.
+    public static let defaultCapacity = 4 << 30
+    /// Smaller images (thumbnails, trial frames) stay on the heap.
+    public static let minimumBlock = 64 << 10
+
+    let file: SharedMemoryFile
+    let mapping: SharedMapping
+    private var mutex = pthread_mutex_t()
+    private var next = 0
+    private var free: [Int: [Int]] = [:]  // block size → offsets
+
+    public init(capacity: Int = SharedFrameArena.defaultCapacity) throws {
+        file = try SharedMemoryFile()
+        try file.grow(to: capacity)
+        mapping = try SharedMapping(fd: file.fd, size: capacity)
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    public func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
+        guard byteCount >= Self.minimumBlock / 2 else { return nil }
+        var block = Self.minimumBlock
+        while block < byteCount { block <<= 1 }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if let offset = free[block]?.popLast() { return mapping.base + offset }
+        guard next + block <= mapping.size else { return nil }
+        let offset = next
+        next += block
+        return mapping.base + offset
+    }
+
+    public func deallocate(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+        var block = Self.minimumBlock
+        while block < byteCount { block <<= 1 }
+        pthread_mutex_lock(&mutex)
+        free[block, default: []].append(pointer - mapping.base)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// The offset of `image`'s pixels in the arena, or nil when they lie elsewhere.
+    func offset(of image: Mat) -> Int? {
+        image.withUnsafeBytes { bytes -> Int? in
+            guard let start = bytes.baseAddress, mapping.contains(start, count: bytes.count) else { return nil }
+            return start - UnsafeRawPointer(mapping.base)
+        }
+    }
+
+    /// Allocates an image in the arena whether or not the arena is installed (tests, benchmarks).
+    public func makeImage(format: PixelFormat, width: Int, height: Int) -> Mat? {
+        let stride = (width * format.bytesPerPixel + 63) / 64 * 64
+        guard let p = allocate(byteCount: stride * height) else { return nil }
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+        let offset = p - mapping.base
+        return Mat(borrowing: p, format: format, width: width, height: height, stride: stride, owner: self) { [self] in
+            deallocate(mapping.base + offset, byteCount: stride * height)
+        }
+    }
+}

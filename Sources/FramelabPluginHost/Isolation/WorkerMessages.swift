@@ -1,0 +1,36 @@
+/// The fixed-size messages host and worker exchange over pipes; pixels never travel
+/// here, only offsets into the shared memory both map. Both sides are the same build,
+/// so the structs are sent as their raw bytes.
+struct SlotImage {
+    /// Which shared memory the offset is in: the stage's own (0) or the run's frame arena (1).
+    var region: Int32 = 0
+    var offset: Int64 = 0
+    var format: Int32 = 0
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var stride: Int64 = 0
+}
+
+struct WorkerRequest {
+    enum Operation: Int32 { case process = 1, detect = 2 }
+    var operation: Int32 = 0
+    /// Bytes of the stage's shared memory the worker must have mapped (0: not used).
+    var mappedSize: Int64 = 0
+    var input = SlotImage()
+    var output = SlotImage()
+    /// Where detections go and how many fit.
+    var detectionOffset: Int64 = 0
+    var detectionCapacity: Int32 = 0
+}
+
+struct WorkerResponse {
+    var status: Int32 = 0
+    /// 1 when the filter passed its input through unchanged.
+    var passThrough: Int32 = 0
+    var detectionCount: Int32 = 0
+    /// Bytes of message text following this header.
+    var messageLength: Int32 = 0
+
+    /// Longest message a worker sends.
+    static let maximumMessage = 1024
+}

@@ -1,0 +1,38 @@
+import CFramelabPlugin
+import FramelabCore
+import FramelabFilters
+
+/// A detector plugin element run in this process.
+public final class PluginDetector {
+    public let element: PluginElement
+    private let instance: PluginInstance
+    private let buffer = UnsafeMutablePointer<fl_plugin_detection>.allocate(capacity: PluginABI.detectionCapacity)
+
+    public var name: String { element.info.name }
+
+    public init(element: PluginElement, values: ParameterValues) throws {
+        guard element.info.kind == .detector else {
+            throw FramelabError(.badInput, "element \(element.label) is a \(element.info.kind), not a detector")
+        }
+        self.element = element
+        instance = try PluginInstance(element: element, values: values)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Runs the detector on one image.
+    public func detect(_ image: Mat) throws -> [Detection] {
+        guard element.info.formats.contains(image.format) else {
+            throw FramelabError(.unsupported, "element \(element.label) does not accept \(image.format) images")
+        }
+        let count = try image.withUnsafeBytes { bytes in
+            var cImage = fl_plugin_image(image, data: bytes.baseAddress!)
+            return try instance.detect(&cImage, into: buffer, capacity: Int32(PluginABI.detectionCapacity))
+        }
+        let detections = (0..<count).map { Detection(buffer[$0]) }
+        if let bad = detections.first(where: { !$0.isWellFormed }) {
+            throw FramelabError(.processing, "element \(element.label) reported a malformed box \(bad)")
+        }
+        return detections
+    }
+}

@@ -1,0 +1,22 @@
+import FramelabCore
+import FramelabFilters
+
+/// What an element is: the two kinds the ABI knows.
+public enum PluginElementKind: String, Sendable, Codable {
+    case filter
+    case detector
+}
+
+/// A validated, Swift-side copy of one element's description.
+public struct PluginElementInfo: Sendable {
+    public let kind: PluginElementKind
+    public let name: String
+    public let version: String
+    public let summary: String
+    public let formats: [PixelFormat]
+    public let parameters: [ParameterSpec]
+    /// The plugin file that provides it.
+    public let path: String
+    /// The ABI version the plugin was built against, "major.minor".
+    public let abiVersion: String
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import FramelabCore
+import FramelabFilters
+import FramelabPluginHost
+import FramelabPipeline
+import FramelabRecording
+
+/// Options shared by every command that uses plugins: where to find them and, for
+/// `run`, how to isolate them.
+struct PluginOptions: ParsableArguments {
+    @Option(name: .customLong("plugin-path"),
+            help: "A plugin file or folder of *.so plugins (repeatable; ':' separates several). Also searched: $FRAMELAB_PLUGIN_PATH, then the package's own .build/plugins.")
+    var pluginPaths: [String] = []
+
+    /// Every plugin found; rejected files are kept as problem lines.
+    func catalog() -> PluginCatalog {
+        let explicit = pluginPaths.flatMap { $0.split(separator: ":").map(String.init) }
+        return PluginCatalog.discover(searchPath: PluginCatalog.searchPath(explicit: pluginPaths), explicit: Set(explicit))
+    }
+}
+
+/// `run`'s isolation flags.
+struct IsolationFlags: ParsableArguments {
+    @Flag(name: .long, help: "Run plugin filters in a child process sharing frame memory; a crash or hang fails the frame, not the run.")
+    var isolate = false
+
+    @Option(name: .customLong("plugin-timeout"),
+            help: "With --isolate: milliseconds a plugin may take for one frame before its worker is killed (default: \(IsolationOptions.defaultTimeoutMilliseconds)).")
+    var timeout: Int?
+
+    var timeoutMilliseconds: Int { timeout ?? IsolationOptions.defaultTimeoutMilliseconds }
+
+    @Flag(name: .customLong("restart-plugins"), help: "With --isolate: start a new worker after one crashed or hung, and go on.")
+    var restart = false
+
+    func validate() throws {
+        if let timeout, timeout < 1 { throw usageError("--plugin-timeout must be at least 1 ms, got \(timeout)") }
+        if timeout != nil && !isolate { throw usageError("--plugin-timeout needs --isolate") }
+        if restart && !isolate { throw usageError("--restart-plugins needs --isolate") }
+    }
+
+    var options: IsolationOptions? {
+        isolate ? IsolationOptions(timeoutMilliseconds: timeoutMilliseconds, restart: restart) : nil
+    }
+}
+
+/// What `run` needs from plugins: one registry of built-in and plugin filters, checked
+/// before any frame is read, and the attributes the run records about the plugins it uses.
+struct PluginRunSetup {
+    let registry: FilterRegistry
+    let attributes: [String: AttributeValue]
+
+    /// Every `--filter` naming a plugin element is checked here — no clash, a filter not a
+    /// detector, parameter values in range (errors name the file) — and test-run once.
+    init(filters: [String], plugins: PluginOptions, isolation: IsolationFlags) throws {
+        let catalog = plugins.catalog()
+        for problem in catalog.problems { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
+        var isolationOptions = isolation.options
+        let usesPlugins = try filters.contains { catalog.element(named: try ElementSpec(parsing: $0).name) != nil }
+        if isolationOptions != nil && usesPlugins {
+            // Frames made from here on live in shared memory the plugin workers map.
+            let arena = try SharedFrameArena()
+            PixelAllocation.install(arena)
+            isolationOptions?.arena = arena
+        }
+        let (registry, clashes) = catalog.registry(isolation: isolationOptions)
+        var used: [PluginElement] = []
+        for text in filters {
+            let spec = try ElementSpec(parsing: text)
+            if let clash = clashes[spec.name] { throw FramelabError(.badInput, clash) }
+            guard let element = catalog.element(named: spec.name) else { continue }
+            guard element.info.kind == .filter else {
+                throw FramelabError(.badInput, "'\(spec.name)' from \(element.info.path) is a detector, not a filter")
+            }
+            _ = try element.values(for: spec)
+            if !used.contains(where: { $0 === element }) {
+                try PluginTrial.run(element)
+                used.append(element)
+            }
+        }
+        self.registry = registry
+        var attributes: [String: AttributeValue] = [:]
+        if !used.isEmpty {
+            attributes["plugin_elements"] = .strings(used.map(\.info.name))
+            attributes["plugin_paths"] = .strings(used.map(\.info.path))
+            attributes["plugin_versions"] = .strings(used.map(\.info.version))
+            attributes["plugin_abi_versions"] = .strings(used.map(\.info.abiVersion))
+            attributes["plugin_host_abi_version"] = .string(PluginABI.versionText)
+            attributes["plugin_isolated"] = .int(isolation.isolate ? 1 : 0)
+            if isolation.isolate { attributes["plugin_timeout_ms"] = .int(Int64(isolation.timeoutMilliseconds)) }
+        }
+        self.attributes = attributes
+    }
+}

@@ -1,0 +1,64 @@
+import FramelabCore
+import FramelabFilters
+import FramelabPluginHost
+import FramelabTestSupport
+import Foundation
+import Testing
+
+/// Loading and description validation: each bad file gets one line naming it and the fault.
+@Suite struct PluginLibraryTests {
+    func expectRejected(_ defect: String, mentions: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let path = try PluginBuilder.broken(defect, in: dir)
+        do {
+            _ = try PluginLibrary(path: path)
+            Issue.record("\(defect): loaded without complaint", sourceLocation: sourceLocation)
+        } catch let error as FramelabError {
+            #expect(error.message.hasPrefix(path), "\(error.message)", sourceLocation: sourceLocation)
+            #expect(!error.message.contains("\n"), sourceLocation: sourceLocation)
+            for m in mentions { #expect(error.message.contains(m), "'\(error.message)' should mention '\(m)'", sourceLocation: sourceLocation) }
+        }
+    }
+
+    @Test func exampleCPluginLoadsWithItsDescription() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let library = try PluginLibrary(path: PluginBuilder.compile(PluginBuilder.exampleC, name: "invert", in: dir))
+        #expect(library.name == "c-invert")
+        #expect(library.abiVersion == PluginABI.versionText)
+        #expect(library.elements.map(\.info.name) == ["invert", "noop"])
+        let amount = try #require(library.elements[0].info.parameters.first)
+        #expect(amount.name == "amount" && amount.type == .float && amount.rangeText == "0…1" && amount.defaultValue == .float(1))
+        #expect(library.elements[0].info.formats == [.gray8, .bgr8, .bgra8])
+        #expect(library.elements[1].info.formats.contains(.grayF32))
+    }
+
+    @Test func notASharedLibrary() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let path = dir.appendingPathComponent("libfake.so").path
+        try Data("this is text, not ELF".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: FramelabError.self) { try PluginLibrary(path: path) }
+        do { _ = try PluginLibrary(path: path) } catch let e as FramelabError {
+            #expect(e.message.hasPrefix("\(path): cannot load as a shared library"), "\(e.message)")
+        }
+    }
+
+    @Test func libraryWithoutEntrySymbol() throws {
+        try expectRejected("NO_ENTRY", mentions: ["not a Framelab plugin", "framelab_plugin_entry"])
+    }
+
+    @Test func abiMajorMismatch() throws {
+        try expectRejected("ABI_MAJOR", mentions: ["built for plugin ABI \(PluginABI.major + 1).", "major versions must match"])
+    }
+
+    @Test func defaultOutsideRange() throws {
+        try expectRejected("DEFAULT_OUTSIDE_RANGE", mentions: ["element 'broken'", "parameter 'gain'", "default 5.0 is outside 0…2"])
+    }
+
+    @Test func duplicateParameterNames() throws {
+        try expectRejected("DUPLICATE_PARAMETER", mentions: ["element 'broken'", "parameter 'gain' is declared twice"])
+    }
+
+    @Test func unknownParameterType() throws {
+        try expectRejected("UNKNOWN_TYPE", mentions: ["element 'broken'", "parameter 'mode' has unknown type 42"])
+    }
+}
