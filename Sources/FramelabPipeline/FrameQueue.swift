@@ -10,6 +10,7 @@ final class FrameQueue: @unchecked Sendable {
     enum Item {
         case frame(Frame)
         case failure(index: Int, origin: String, reason: String)
+        case event(kind: String, detail: String)
     }
 
     /// What the consumer gets: an item and the frames dropped since the last pop.
@@ -50,7 +51,7 @@ final class FrameQueue: @unchecked Sendable {
         }
         return state.update { s in
             guard !s.cancelled else { return false }
-            // Only frames are replaced: a failure record must reach the consumer.
+            // Only frames are replaced: failures and events must reach the consumer.
             if let last = s.items.last, case .frame(let stale) = last, case .frame = item {
                 s.items.removeLast()
                 s.dropped.append(stale)

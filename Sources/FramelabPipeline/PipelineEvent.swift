@@ -10,6 +10,8 @@ public enum PipelineEvent {
     case failure(frame: Int, stage: Int, reason: String)
     /// A processed frame's final image (valid until the next event; clone to keep).
     case output(Frame)
+    /// The source reported something about itself (device switched, …) at monotonic `time`.
+    case sourceEvent(kind: String, detail: String, time: UInt64)
 }
 
 /// The record of one frame's fate.
