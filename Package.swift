@@ -28,7 +28,8 @@ let package = Package(
         // HDF5's constants are macros Swift cannot import; this shim returns them.
         .target(name: "CHDF5", dependencies: ["CHDF5System"]),
         // V4L2 request codes and non-variadic libv4l2 calls, which Swift cannot import.
-        .target(name: "CV4L2", dependencies: ["CV4L2System"]),
+        .target(name: "CV4L2", dependencies: ["CV4L2System"],
+                linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
 
         .target(name: "FramelabCore"),
         .target(name: "FramelabCV", dependencies: ["FramelabCore", "CFramelabCV"]),

@@ -8,7 +8,8 @@ import FramelabV4L2
 /// Frames are BGRA8. A frame's `pts` is the driver's timestamp (monotonic nanoseconds,
 /// the clock `arrival` uses), `arrival` the moment Framelab dequeued it. With more than
 /// one device listed, `requestSwitch()` moves to the next one without stopping the run.
-public final class CameraSource: FrameSource {
+// @unchecked: only `requestSwitch()` is called from other threads, and it goes through a Monitor.
+public final class CameraSource: FrameSource, @unchecked Sendable {
     public static let usage = "camera:/dev/videoN[,/dev/videoM][?width=W&height=H&fps=F&format=yuyv|mjpeg"
         + "&buffers=N&orientation=0|90|180|270&mirror=true] — a V4L2 camera (see docs/cameras.md)"
     static let optionNames = ["width", "height", "fps", "format", "buffers", "orientation", "mirror",

@@ -91,7 +91,7 @@ public final class CameraCapture {
                     filled = try stream.dequeue()
                 }
             } catch let error as V4L2CallError {
-                throw CameraErrors.explain(error)
+                throw CameraErrors.explain(error, frames: framesDelivered)
             }
             guard let filled else { continue }
             let arrival = MonotonicClock.now()

@@ -7,7 +7,8 @@ import Glibc
 /// The errors a camera user meets, as one-line messages that say how to fix them.
 public enum CameraErrors {
     /// A failed V4L2 call, explained.
-    public static func explain(_ error: V4L2CallError) -> FramelabError {
+    /// `frames`: how many frames were delivered before it failed, when streaming.
+    public static func explain(_ error: V4L2CallError, frames: Int? = nil) -> FramelabError {
         let device = "camera '\(error.path)'"
         switch error.code {
         case EACCES, EPERM:
@@ -19,7 +20,8 @@ public enum CameraErrors {
             return FramelabError(.io, "\(device): device busy (\(error.call) answered EBUSY) — another program is "
                 + "using it; close it (`fuser \(error.path)` names it) and try again")
         case ENODEV, ENXIO:
-            return FramelabError(.io, "\(device): disconnected (\(error.call) answered \(error.errnoName)) — "
+            let when = frames.map { " after \($0) frames" } ?? ""
+            return FramelabError(.io, "\(device): disconnected\(when) (\(error.call) answered \(error.errnoName)) — "
                 + "plug the camera back in; `framelab devices` shows when it is back")
         default:
             return FramelabError(.io, "\(device): \(error.call) failed: \(String(cString: strerror(error.code))) "

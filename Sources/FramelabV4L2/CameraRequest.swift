@@ -24,12 +24,15 @@ public struct CameraRequest: Sendable, Equatable {
 
     public init() {}
 
-    /// "1280x720@30 yuyv" with "any" for what was left to the driver.
+    /// "1280x720@30 yuyv", with "any …" for what was left to the driver.
     public var summary: String {
-        let size = width.map { "\($0)" } ?? "any"
-        let h = height.map { "\($0)" } ?? "any"
-        let rate = fps.map(formatRate) ?? "any"
-        return "\(size)x\(h)@\(rate) \(format?.userName ?? "any format")"
+        let size = switch (width, height) {
+        case let (w?, h?): "\(w)x\(h)"
+        case let (w?, nil): "width \(w)"
+        case let (nil, h?): "height \(h)"
+        case (nil, nil): "any size"
+        }
+        return "\(size)@\(fps.map(formatRate) ?? "any rate") \(format?.userName ?? "any format")"
     }
 }
 

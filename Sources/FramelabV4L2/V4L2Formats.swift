@@ -31,6 +31,8 @@ extension V4L2Device {
             desc.index = index
             desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             guard try enumerate(FL_VIDIOC_ENUM_FMT, "VIDIOC_ENUM_FMT", &desc) else { break }
+            // libv4l2 adds the formats it can convert to (RGB3, BGR3, YU12, …); list only the camera's own.
+            if desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0 { continue }
             let code = FourCC(rawValue: desc.pixelformat)
             offers.append(FormatOffer(fourcc: code.description, description: V4L2Capabilities.text(desc.description),
                                       compressed: desc.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,

@@ -44,6 +44,8 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print no progress line.")
     var quiet = false
 
+    @OptionGroup var live: LiveOptions
+
     func validate() throws {
         if let frames, frames < 1 { throw usageError("--frames must be at least 1, got \(frames)") }
         if let policy, DropPolicy(rawValue: policy) == nil {
@@ -53,9 +55,12 @@ struct RunCommand: ParsableCommand {
         if let runID, runID.isEmpty || runID.contains("/") {
             throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
         }
+        try live.validate()
     }
 
     func run() throws {
+        let controls = LiveControls()
+        defer { controls.cancel() }
         // Everything the user typed is checked before any frame is read or file written.
         let stages: [any PipelineStage]
         let source: any FrameSource
@@ -71,7 +76,8 @@ struct RunCommand: ParsableCommand {
             throw failure(error)
         }
         let pipeline = Pipeline(source: source, stages: stages, policy: policy.flatMap(DropPolicy.init),
-                                maxFrames: frames, queueCapacity: queueCapacity)
+                                maxFrames: frames, queueCapacity: queueCapacity, maxFPS: live.maxFPS)
+        if let camera = source as? CameraSource { printToStandardError("framelab: camera \(camera.negotiation)") }
         let stageNames = stages.map(\.name)
 
         let writer: RunWriter?
@@ -90,6 +96,9 @@ struct RunCommand: ParsableCommand {
         var tally = RunTally(stageCount: stages.count)
         let progress = ProgressLine(total: frames ?? source.expectedFrameCount, enabled: !quiet)
         let recorder = writer.map(RunEventRecorder.init)
+        controls.attach(source as? CameraSource)
+        let outputs = live.makeOutputs(source: source, stageNames: stageNames, controls: controls,
+                                       stop: { pipeline.requestStop() })
 
         var runError: Error?
         do {
@@ -97,11 +106,14 @@ struct RunCommand: ParsableCommand {
                 recorder?.record(event)
                 tally.add(event)
                 progress.update(tally)
+                outputs.handle(event)
+                for note in outputs.takeNotes() { recorder?.record(.sourceEvent(kind: note.kind, detail: note.detail, time: MonotonicClock.now())) }
             }
         } catch {
             runError = error
         }
         progress.finish(tally)
+        outputs.finish()
 
         let status: String
         if let runError {
@@ -138,6 +150,8 @@ struct RunCommand: ParsableCommand {
         ]
         if let frames { attributes["frames_requested"] = .int(Int64(frames)) }
         if let fps = source.nominalFPS { attributes["source_fps"] = .double(fps) }
+        if let camera = source as? CameraSource { attributes["camera_negotiation"] = .string(camera.negotiation) }
+        if let maxFPS = live.maxFPS { attributes["max_fps"] = .double(maxFPS) }
         return attributes
     }
 }

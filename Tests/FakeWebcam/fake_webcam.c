@@ -139,6 +139,7 @@ typedef struct {
     buffer buffers[MAX_BUFFERS];
     int streaming, unplugged, stop;
     long produced;       // frames handed out since STREAMON (sequence numbers)
+    long lifetime;       // frames produced since open: faults count these, so a restart does not heal them
     uint64_t fill_order, queue_order;
     pthread_t ticker;
     unsigned char *jpeg_scratch;
@@ -305,14 +306,14 @@ static void *ticker_main(void *arg) {
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {}
         pthread_mutex_lock(&lock);
         if (c->stop) { pthread_mutex_unlock(&lock); return NULL; }
-        if (config.fault == FAULT_UNPLUG && c->produced >= config.fault_after) {
+        if (config.fault == FAULT_UNPLUG && c->lifetime >= config.fault_after) {
             c->unplugged = 1;
             trace("fake-webcam: unplugged after %ld frames", c->produced);
             signal_fd(c->fd, 1u << 20);  // wake pollers and blocked readers
             pthread_mutex_unlock(&lock);
             return NULL;
         }
-        if (config.fault == FAULT_STALL && c->produced >= config.fault_after) {
+        if (config.fault == FAULT_STALL && c->lifetime >= config.fault_after) {
             pthread_mutex_unlock(&lock);
             continue;
         }
@@ -322,6 +323,7 @@ static void *ticker_main(void *arg) {
             if (b->state == 1 && (!target || b->order < target->order)) target = b;
         }
         long sequence = c->produced++;
+        c->lifetime++;
         if (target) {
             target->bytesused = c->pixelformat == V4L2_PIX_FMT_MJPEG
                 ? render_mjpeg(c, target->memory, target->length, sequence)

@@ -100,7 +100,8 @@ int fl_cv_orient(const fl_image *src, const fl_image *dst, int degrees, int mirr
                  char *err, size_t err_len);
 
 // A preview window (highgui). Shows `image` in the window `name` (created on first use)
-// and pumps the window's events for `wait_ms`; returns the key pressed, or -1.
+// and pumps the window's events for `wait_ms`; returns the key pressed, -1 for none,
+// -2 on failure (message in err; no display, …), -3 for a format it cannot show.
 int fl_preview_show(const char *name, const fl_image *image, int wait_ms, char *err, size_t err_len);
 // Closes the window `name` (no-op when it is not open).
 void fl_preview_close(const char *name);
