@@ -4,6 +4,7 @@
 
 #include <opencv2/core.hpp>
 #include <opencv2/highgui.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <cstdio>
 #include <exception>
@@ -73,8 +74,16 @@ extern "C" int fl_preview_show(const char *name, const fl_image *image, int wait
     int status = guarded(err, err_len, [&]() -> int {
         cv::Mat m;
         if (!wrap(image, m)) return FL_CV_UNSUPPORTED;
-        cv::namedWindow(name, cv::WINDOW_AUTOSIZE);
-        cv::imshow(name, m);
+        // GUI_NORMAL: no toolbar (the Qt backend adds one otherwise). highgui backends differ
+        // in what they do with a fourth channel, so they get BGR.
+        cv::namedWindow(name, cv::WINDOW_AUTOSIZE | cv::WINDOW_GUI_NORMAL);
+        if (m.channels() == 4) {
+            static thread_local cv::Mat bgr;
+            cv::cvtColor(m, bgr, cv::COLOR_BGRA2BGR);
+            cv::imshow(name, bgr);
+        } else {
+            cv::imshow(name, m);
+        }
         key = cv::waitKey(wait_ms > 0 ? wait_ms : 1);
         return FL_CV_OK;
     });

@@ -32,6 +32,8 @@ public final class CameraCapture {
     /// Reused every frame: the converted BGR image and, when oriented, its rotated copy.
     private let bgr: Mat
     private let oriented: Mat?
+    /// Output frames' pixel buffers, recycled once the pipeline lets go of a frame.
+    private let pool: FramePool
     public private(set) var framesDelivered = 0
 
     public init(path: String, request: CameraRequest) throws {
@@ -58,7 +60,11 @@ public final class CameraCapture {
         let swaps = request.orientation == 90 || request.orientation == 270
         oriented = request.orientation == 0 && !request.mirror ? nil
             : Mat(format: .bgr8, width: swaps ? grant.height : grant.width, height: swaps ? grant.width : grant.height)
+        pool = FramePool(format: .bgra8, width: oriented?.width ?? grant.width, height: oriented?.height ?? grant.height)
     }
+
+    /// Output buffers allocated so far (flat once the pipeline is in steady state).
+    public var outputBufferCount: Int { pool.bufferCount }
 
     deinit {
         stream.stop()
@@ -135,7 +141,7 @@ public final class CameraCapture {
             try bgr.orient(into: oriented, degrees: request.orientation, mirror: request.mirror)
             source = oriented
         }
-        let out = Mat(format: .bgra8, width: source.width, height: source.height)
+        let out = pool.takeUninitialised()
         try source.convert(into: out)
         return out
     }
