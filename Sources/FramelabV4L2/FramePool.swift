@@ -42,12 +42,14 @@ final class FramePool: @unchecked Sendable {
             allocated += 1
             return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
         }
+        // The address crosses into the @Sendable release closure as an integer.
+        let address = UInt(bitPattern: memory)
         return Mat(borrowing: memory, format: format, width: width, height: height, stride: stride,
-                   owner: nil, release: { [self] in giveBack(memory) })
+                   owner: nil, release: { [self] in giveBack(address) })
     }
 
-    private func giveBack(_ memory: UnsafeMutableRawPointer) {
-        locked { free.append(memory) }
+    private func giveBack(_ address: UInt) {
+        locked { free.append(UnsafeMutableRawPointer(bitPattern: address)!) }
     }
 
     private func locked<R>(_ body: () -> R) -> R {
