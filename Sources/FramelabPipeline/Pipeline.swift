@@ -53,6 +53,7 @@ public final class Pipeline: @unchecked Sendable {
         var processed = 0
         var formats: [PixelFormat: [PixelFormat]] = [:]  // input format → checked chain
         var lastProcessedArrival: UInt64?
+        var lastIndex = -1
         while maxFrames.map({ processed < $0 }) ?? true {
             let delivery = queue.pop()
             for frame in delivery.dropped {
@@ -69,8 +70,9 @@ public final class Pipeline: @unchecked Sendable {
                 onEvent(.frame(FrameOutcome(index: index, pts: 0, arrival: MonotonicClock.now(),
                                             dropped: false, failed: true, finished: 0)))
             case .event(let kind, let detail):
-                onEvent(.sourceEvent(kind: kind, detail: detail, time: MonotonicClock.now()))
+                onEvent(.sourceEvent(kind: kind, detail: detail, frame: lastIndex, time: MonotonicClock.now()))
             case .frame(let frame):
+                lastIndex = frame.index
                 if let interval = minimumFrameInterval, let last = lastProcessedArrival,
                    frame.arrival &- last < interval &- interval / 20 {
                     // 5% slack so a source at exactly the cap is not thinned by jitter.

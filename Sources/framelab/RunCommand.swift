@@ -107,7 +107,10 @@ struct RunCommand: ParsableCommand {
                 tally.add(event)
                 progress.update(tally)
                 outputs.handle(event)
-                for note in outputs.takeNotes() { recorder?.record(.sourceEvent(kind: note.kind, detail: note.detail, time: MonotonicClock.now())) }
+                for note in outputs.takeNotes() {
+                    recorder?.record(.sourceEvent(kind: note.kind, detail: note.detail, frame: note.frame,
+                                                  time: MonotonicClock.now()))
+                }
             }
         } catch {
             runError = error

@@ -8,7 +8,7 @@ import Foundation
 /// event thread; errors stop that output with a warning, never the run.
 final class RunOutputs {
     /// What an output did worth keeping in the run's record (a snapshot file, a failure).
-    struct Note { let kind: String; let detail: String }
+    struct Note { let kind: String; let detail: String; let frame: Int }
 
     private let recordPath: String?
     private let snapshotDirectory: String?
@@ -57,14 +57,14 @@ final class RunOutputs {
             guard let writer, writer.width == frame.image.width, writer.height == frame.image.height else {
                 notes.append(Note(kind: "record-skipped",
                                   detail: "frame \(frame.index) is \(frame.image.width)x\(frame.image.height), "
-                                    + "the video \(writer!.width)x\(writer!.height)"))
+                                    + "the video \(writer!.width)x\(writer!.height)", frame: frame.index))
                 return
             }
             try writer.write(frame.image)
         } catch {
             recordFailed = true
             printToStandardError("framelab: warning: --record stopped: \(error)")
-            notes.append(Note(kind: "record-failed", detail: "\(error)"))
+            notes.append(Note(kind: "record-failed", detail: "\(error)", frame: frame.index))
         }
     }
 
@@ -75,10 +75,10 @@ final class RunOutputs {
         let path = (snapshotDirectory as NSString).appendingPathComponent(String(format: "frame-%08d.png", frame.index))
         do {
             try ImageCodec.write(frame.image, to: path)
-            notes.append(Note(kind: "snapshot", detail: path))
+            notes.append(Note(kind: "snapshot", detail: path, frame: frame.index))
         } catch {
             printToStandardError("framelab: warning: snapshot failed: \(error)")
-            notes.append(Note(kind: "snapshot-failed", detail: "\(error)"))
+            notes.append(Note(kind: "snapshot-failed", detail: "\(error)", frame: frame.index))
         }
     }
 

@@ -42,7 +42,7 @@ struct Collected {
         case .timing(let f, let s, _, let d): timings.append((f, s, d))
         case .failure(let f, let s, let r): failures.append((f, s, r))
         case .output: outputs += 1
-        case .sourceEvent(let kind, let detail, _): sourceEvents.append("\(kind): \(detail)")
+        case .sourceEvent(let kind, let detail, _, _): sourceEvents.append("\(kind): \(detail)")
         }
     }
 
