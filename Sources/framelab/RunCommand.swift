@@ -18,6 +18,8 @@ struct RunCommand: ParsableCommand {
 
             Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order.
             Ctrl-C stops the run after the frame in progress; what was recorded is kept.
+            Live runs: SIGUSR1 switches a camera to its next listed device, SIGUSR2 saves a snapshot
+            (with --snapshot). Cameras, formats and their errors: docs/cameras.md.
             """)
 
     @Option(name: .long, help: "Where frames come from, e.g. synthetic:640x480@30 or video:clip.mp4?pace=realtime.")

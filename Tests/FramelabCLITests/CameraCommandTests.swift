@@ -223,14 +223,20 @@ import Testing
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // Signals are handled from the start of a run, so early ones are not fatal either.
-        Thread.sleep(forTimeInterval: 2.5)
+        // Wait for the negotiation line: the camera streams, and the signal handlers (installed
+        // first thing in a run) are in place.
+        var early = Data()
+        while !String(decoding: early, as: UTF8.self).contains("granted") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            early.append(chunk)
+        }
         kill(process.processIdentifier, SIGUSR2)
         Thread.sleep(forTimeInterval: 0.5)
         kill(process.processIdentifier, SIGUSR1)
         Thread.sleep(forTimeInterval: 0.8)
         kill(process.processIdentifier, SIGUSR2)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: early + err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(stderr)")
         #expect(stderr.contains("SIGUSR1: switching to the next camera"))
