@@ -23,12 +23,17 @@ let package = Package(
                        providers: [.apt(["libopencv-dev"])]),
         .systemLibrary(name: "CHDF5System", path: "Sources/CHDF5System", pkgConfig: "hdf5",
                        providers: [.apt(["libhdf5-dev"])]),
+        .systemLibrary(name: "CV4L2System", path: "Sources/CV4L2System", pkgConfig: "libv4l2",
+                       providers: [.apt(["libv4l-dev"])]),
 
         // The one place that talks C++: an extern "C" surface over OpenCV.
         .target(name: "CFramelabCV", dependencies: ["COpenCVSystem"],
                 cxxSettings: [.unsafeFlags(["-O2"])]),
         // HDF5's constants are macros Swift cannot import; this shim returns them.
         .target(name: "CHDF5", dependencies: ["CHDF5System"]),
+        // V4L2 request codes and non-variadic libv4l2 calls, which Swift cannot import.
+        .target(name: "CV4L2", dependencies: ["CV4L2System"],
+                linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
 
         .target(name: "FramelabCore"),
         .target(name: "FramelabCV", dependencies: ["FramelabCore", "CFramelabCV"]),
@@ -37,8 +42,9 @@ let package = Package(
         // 32-bit vectors compile to one instruction each instead of two SSE halves.
         .target(name: "FramelabFilters", dependencies: ["FramelabCore", "FramelabCV"],
                 swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]),
+        .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
         .target(name: "FramelabPipeline",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabV4L2"]),
         // Plugins: the C ABI (one header), the Swift kit, the host and its isolation worker.
         .target(name: "CFramelabPlugin"),
         .target(name: "FramelabPluginKit", dependencies: ["CFramelabPlugin"]),
@@ -50,7 +56,7 @@ let package = Package(
                           path: "Benchmarks/PluginOverhead"),
 
         .executableTarget(name: "framelab", dependencies: [
-            "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost",
+            "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabV4L2",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -85,3 +85,17 @@ final class CVMatHandle: @unchecked Sendable {
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
     deinit { fl_cvmat_release(pointer) }
 }
+
+extension Mat {
+    /// Rotates clockwise by 0, 90, 180 or 270 degrees, then mirrors left-right if asked,
+    /// into `destination` (same format; width and height swapped for 90 and 270).
+    public func orient(into destination: Mat, degrees: Int, mirror: Bool) throws {
+        try withFLImage { src in
+            try destination.withFLImage { dst in
+                try cvCall("orient \(degrees)° mirror \(mirror)") {
+                    fl_cv_orient(src, dst, Int32(degrees), mirror ? 1 : 0, $0, $1)
+                }
+            }
+        }
+    }
+}

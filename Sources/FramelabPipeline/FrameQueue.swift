@@ -10,19 +10,28 @@ final class FrameQueue: @unchecked Sendable {
     enum Item {
         case frame(Frame)
         case failure(index: Int, origin: String, reason: String)
+        case event(kind: String, detail: String)
+    }
+
+    /// A dropped frame's record: its pixels are released as soon as it is replaced, so a
+    /// slow consumer does not keep a backlog of images alive (live sources recycle them).
+    struct DroppedFrame {
+        let index: Int
+        let pts: Int64
+        let arrival: UInt64
     }
 
     /// What the consumer gets: an item and the frames dropped since the last pop.
     struct Delivery {
         var item: Item?
-        var dropped: [Frame]
+        var dropped: [DroppedFrame]
         /// Set when the source ended with an error.
         var sourceError: FramelabError?
     }
 
     private struct State {
         var items: [Item] = []
-        var dropped: [Frame] = []
+        var dropped: [DroppedFrame] = []
         var finished = false
         var cancelled = false
         var sourceError: FramelabError?
@@ -50,10 +59,10 @@ final class FrameQueue: @unchecked Sendable {
         }
         return state.update { s in
             guard !s.cancelled else { return false }
-            // Only frames are replaced: a failure record must reach the consumer.
+            // Only frames are replaced: failures and events must reach the consumer.
             if let last = s.items.last, case .frame(let stale) = last, case .frame = item {
                 s.items.removeLast()
-                s.dropped.append(stale)
+                s.dropped.append(DroppedFrame(index: stale.index, pts: stale.pts, arrival: stale.arrival))
             }
             s.items.append(item)
             return true

@@ -5,6 +5,8 @@ public enum SourceItem: Sendable {
     case frame(Frame)
     /// A frame that failed (corrupt file in a folder, …); the run records it and goes on.
     case failure(index: Int, origin: String, reason: String)
+    /// Something that happened to the source itself (a camera switched device, …); recorded as a run event.
+    case event(kind: String, detail: String)
 }
 
 /// A producer of frames. `next()` is called from the pipeline's source thread only.

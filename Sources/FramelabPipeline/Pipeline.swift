@@ -14,15 +14,20 @@ public final class Pipeline: @unchecked Sendable {
     public let policy: DropPolicy
     /// Stop after this many frames have been processed (dropped frames do not count).
     public let maxFrames: Int?
+    /// Frames arriving sooner than this after the last processed one are dropped (and
+    /// recorded as dropped): the `--max-fps` cap, like AVFoundation's minFrameDuration.
+    public let minimumFrameInterval: UInt64?
     private let queue: FrameQueue
     private let stopRequested = Monitor(false)
 
     public init(source: any FrameSource, stages: [any PipelineStage], policy: DropPolicy? = nil,
-                maxFrames: Int? = nil, queueCapacity: Int = Pipeline.defaultQueueCapacity) {
+                maxFrames: Int? = nil, queueCapacity: Int = Pipeline.defaultQueueCapacity,
+                maxFPS: Double? = nil) {
         self.source = source
         self.stages = stages
         self.policy = policy ?? source.defaultPolicy
         self.maxFrames = maxFrames
+        minimumFrameInterval = maxFPS.map { UInt64(1e9 / $0) }
         queue = FrameQueue(policy: self.policy, capacity: queueCapacity)
     }
 
@@ -47,6 +52,8 @@ public final class Pipeline: @unchecked Sendable {
 
         var processed = 0
         var formats: [PixelFormat: [PixelFormat]] = [:]  // input format → checked chain
+        var lastProcessedArrival: UInt64?
+        var lastIndex = -1
         while maxFrames.map({ processed < $0 }) ?? true {
             let delivery = queue.pop()
             for frame in delivery.dropped {
@@ -62,7 +69,18 @@ public final class Pipeline: @unchecked Sendable {
                 onEvent(.failure(frame: index, stage: -1, reason: reason.contains(origin) ? reason : "\(origin): \(reason)"))
                 onEvent(.frame(FrameOutcome(index: index, pts: 0, arrival: MonotonicClock.now(),
                                             dropped: false, failed: true, finished: 0)))
+            case .event(let kind, let detail):
+                onEvent(.sourceEvent(kind: kind, detail: detail, frame: lastIndex, time: MonotonicClock.now()))
             case .frame(let frame):
+                lastIndex = frame.index
+                if let interval = minimumFrameInterval, let last = lastProcessedArrival,
+                   frame.arrival &- last < interval &- interval / 20 {
+                    // 5% slack so a source at exactly the cap is not thinned by jitter.
+                    onEvent(.frame(FrameOutcome(index: frame.index, pts: frame.pts, arrival: frame.arrival,
+                                                dropped: true, failed: false, finished: 0)))
+                    continue
+                }
+                lastProcessedArrival = frame.arrival
                 if formats[frame.image.format] == nil {
                     formats[frame.image.format] = try negotiate(frame.image.format)
                 }
@@ -114,6 +132,8 @@ public final class Pipeline: @unchecked Sendable {
                 case .frame(let frame): accepted = queue.push(.frame(frame))
                 case .failure(let index, let origin, let reason):
                     accepted = queue.push(.failure(index: index, origin: origin, reason: reason))
+                case .event(let kind, let detail):
+                    accepted = queue.push(.event(kind: kind, detail: detail))
                 }
                 if !accepted { return }
             }

@@ -10,6 +10,9 @@ public enum PipelineEvent {
     case failure(frame: Int, stage: Int, reason: String)
     /// A processed frame's final image (valid until the next event; clone to keep).
     case output(Frame)
+    /// Something happened to the source or an output (device switched, snapshot saved, …)
+    /// at monotonic `time`; `frame` is the last frame index seen then (-1 before any).
+    case sourceEvent(kind: String, detail: String, frame: Int, time: UInt64)
 }
 
 /// The record of one frame's fate.

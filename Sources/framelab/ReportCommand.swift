@@ -12,7 +12,8 @@ struct ReportCommand: ParsableCommand {
             Budgets: 41.7 ms (24 fps), 33.3 ms (30 fps), 16.7 ms (60 fps). Percentiles interpolate
             linearly between ranks, like numpy. --json prints {"runs": [{"id", "stages": [{"name",
             "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "mean_fps", "over_budget": {"24", "30",
-            "60"}}], "dropped", ...}]}.
+            "60"}}], "dropped", "latency_p50_ms", "latency_p95_ms", "latency_max_ms", ...}]}. Latency is a
+            processed frame's arrival to the end of its last stage (queue wait plus processing).
             """)
 
     @Argument(help: "An HDF5 file written by `framelab run --out`.")
@@ -49,6 +50,8 @@ struct ReportCommand: ParsableCommand {
         var lines = [
             "run \(run.id)  source \(run.source)  policy \(run.policy)  status \(run.status)",
             "  \(run.processed) processed, \(run.dropped) dropped, \(run.failed) failed",
+            String(format: "  latency (arrival to last stage done) p50 %.2f ms, p95 %.2f ms, max %.2f ms",
+                   run.latency_p50_ms, run.latency_p95_ms, run.latency_max_ms),
         ]
         let budgets = FrameBudget.rates.map { String(format: ">%.1fms", FrameBudget.milliseconds(fps: $0)) }
         lines.append("  " + "stage".padding(toLength: 16, withPad: " ", startingAt: 0)

@@ -21,6 +21,8 @@ struct RunCommand: ParsableCommand {
             fuses consecutive built-in filters into one pass with rows split across --threads.
             Plugin filters (see `framelab plugins list`) are used the same way; --isolate runs them in a child process.
             Ctrl-C stops the run after the frame in progress; what was recorded is kept.
+            Live runs: SIGUSR1 switches a camera to its next listed device, SIGUSR2 saves a snapshot
+            (with --snapshot). Cameras, formats and their errors: docs/cameras.md.
             """)
 
     @Option(name: .long, help: "Where frames come from, e.g. synthetic:640x480@30 or video:clip.mp4?pace=realtime.")
@@ -55,6 +57,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
     @OptionGroup var isolation: IsolationFlags
+    @OptionGroup var live: LiveOptions
 
     func validate() throws {
         if let frames, frames < 1 { throw usageError("--frames must be at least 1, got \(frames)") }
@@ -69,9 +72,12 @@ struct RunCommand: ParsableCommand {
         if let runID, runID.isEmpty || runID.contains("/") {
             throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
         }
+        try live.validate()
     }
 
     func run() throws {
+        let controls = LiveControls()
+        defer { controls.cancel() }
         // Everything the user typed is checked before any frame is read or file written.
         let stages: [any PipelineStage]
         let source: any FrameSource
@@ -88,7 +94,8 @@ struct RunCommand: ParsableCommand {
             throw failure(error)
         }
         let pipeline = Pipeline(source: source, stages: stages, policy: policy.flatMap(DropPolicy.init),
-                                maxFrames: frames, queueCapacity: queueCapacity)
+                                maxFrames: frames, queueCapacity: queueCapacity, maxFPS: live.maxFPS)
+        if let camera = source as? CameraSource { printToStandardError("framelab: camera \(camera.negotiation)") }
         let stageNames = stages.map(\.name)
 
         let writer: RunWriter?
@@ -108,6 +115,9 @@ struct RunCommand: ParsableCommand {
         var tally = RunTally(stageCount: stages.count)
         let progress = ProgressLine(total: frames ?? source.expectedFrameCount, enabled: !quiet)
         let recorder = writer.map(RunEventRecorder.init)
+        controls.attach(source as? CameraSource)
+        let outputs = live.makeOutputs(source: source, stageNames: stageNames, controls: controls,
+                                       stop: { pipeline.requestStop() })
 
         var runError: Error?
         do {
@@ -115,11 +125,17 @@ struct RunCommand: ParsableCommand {
                 recorder?.record(event)
                 tally.add(event)
                 progress.update(tally)
+                outputs.handle(event)
+                for note in outputs.takeNotes() {
+                    recorder?.record(.sourceEvent(kind: note.kind, detail: note.detail, frame: note.frame,
+                                                  time: MonotonicClock.now()))
+                }
             }
         } catch {
             runError = error
         }
         progress.finish(tally)
+        outputs.finish()
 
         let status: String
         if let runError {
@@ -158,6 +174,8 @@ struct RunCommand: ParsableCommand {
         ]
         if let frames { attributes["frames_requested"] = .int(Int64(frames)) }
         if let fps = source.nominalFPS { attributes["source_fps"] = .double(fps) }
+        if let camera = source as? CameraSource { attributes["camera_negotiation"] = .string(camera.negotiation) }
+        if let maxFPS = live.maxFPS { attributes["max_fps"] = .double(maxFPS) }
         return attributes
     }
 }

@@ -15,6 +15,8 @@ struct RunEventRecorder {
                                             durationNs: Int64(duration)))
         case .failure(let frame, let stage, let reason):
             writer.append(FailureRecord(frame: Int64(frame), stage: Int32(stage), reason: reason))
+        case .sourceEvent(let kind, let detail, let frame, let time):
+            writer.append(EventRecord(frame: Int64(frame), timeNs: Int64(time), kind: kind, detail: detail))
         case .output:
             break
         }

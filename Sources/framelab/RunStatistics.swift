@@ -25,6 +25,10 @@ struct RunStatistics: Encodable {
     let dropped: Int
     let failed: Int
     let stages: [Stage]
+    /// Arrival to end of the last stage, per processed frame (queue wait + processing), ms.
+    let latency_p50_ms: Double
+    let latency_p95_ms: Double
+    let latency_max_ms: Double
 
     init(_ run: RunData) {
         id = run.id
@@ -43,6 +47,15 @@ struct RunStatistics: Encodable {
         for t in run.timings where t.stage >= 0 && Int(t.stage) < perStage.count {
             perStage[Int(t.stage)].append(Double(t.durationNs) / 1e6)
         }
+        var finished: [Int64: Int64] = [:]  // frame → end of its last stage
+        for t in run.timings { finished[t.frame] = max(finished[t.frame] ?? 0, t.startNs + t.durationNs) }
+        let latency = SampleStatistics(run.frames.compactMap { f -> Double? in
+            guard !f.dropped, !f.failed, let end = finished[f.index], end >= f.arrivalNs else { return nil }
+            return Double(end - f.arrivalNs) / 1e6
+        })
+        latency_p50_ms = latency.percentile(50)
+        latency_p95_ms = latency.percentile(95)
+        latency_max_ms = latency.max
         stages = run.stageNames.enumerated().map { i, name in
             let s = SampleStatistics(perStage[i])
             var over: [String: Double] = [:]

@@ -27,7 +27,7 @@ struct RunTally {
             stageMilliseconds[stage].append(Double(duration) / 1e6)
         case .failure(_, _, let reason):
             if failureReasons.count < 5 { failureReasons.append(reason) }
-        case .output:
+        case .output, .sourceEvent:
             break
         }
     }

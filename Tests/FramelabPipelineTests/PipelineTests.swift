@@ -34,6 +34,7 @@ struct Collected {
     var timings: [(frame: Int, stage: Int, duration: UInt64)] = []
     var failures: [(frame: Int, stage: Int, reason: String)] = []
     var outputs = 0
+    var sourceEvents: [String] = []
 
     mutating func add(_ e: PipelineEvent) {
         switch e {
@@ -41,6 +42,7 @@ struct Collected {
         case .timing(let f, let s, _, let d): timings.append((f, s, d))
         case .failure(let f, let s, let r): failures.append((f, s, r))
         case .output: outputs += 1
+        case .sourceEvent(let kind, let detail, _, _): sourceEvents.append("\(kind): \(detail)")
         }
     }
 

@@ -44,6 +44,8 @@ import Testing
             case .frame(let f): frames.append(Int(f.image.pixel(x: 0, y: 0)[0]))
             case .failure(let index, let origin, let reason):
                 #expect(index == 2 && origin.hasSuffix("img01b.jpg") && reason.contains("img01b.jpg"))
+            case .event(let kind, _):
+                Issue.record("an image folder reports no source events, got \(kind)")
             }
         }
         #expect(frames == [0, 1, 2])

@@ -93,6 +93,19 @@ fl_video_writer *fl_video_writer_open(const char *path, double fps, int32_t widt
 int fl_video_writer_write(fl_video_writer *writer, const fl_image *image, char *err, size_t err_len);
 void fl_video_writer_close(fl_video_writer *writer);
 
+// Camera helpers (framelab_cv_camera.cpp).
+// Rotates `src` clockwise by 0, 90, 180 or 270 degrees, then mirrors it left-right when
+// `mirror` is non-zero, into `dst` (same format; sides swapped for 90 and 270).
+int fl_cv_orient(const fl_image *src, const fl_image *dst, int degrees, int mirror,
+                 char *err, size_t err_len);
+
+// A preview window (highgui). Shows `image` in the window `name` (created on first use)
+// and pumps the window's events for `wait_ms`; returns the key pressed, -1 for none,
+// -2 on failure (message in err; no display, …), -3 for a format it cannot show.
+int fl_preview_show(const char *name, const fl_image *image, int wait_ms, char *err, size_t err_len);
+// Closes the window `name` (no-op when it is not open).
+void fl_preview_close(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

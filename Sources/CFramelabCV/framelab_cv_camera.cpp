@@ -1,0 +1,99 @@
+// Camera helpers of the OpenCV bridge: orientation (rotate/mirror) and the highgui
+// preview window. Like framelab_cv.cpp, nothing here lets a C++ exception escape.
+#include "framelab_cv.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/highgui.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cstdio>
+#include <exception>
+
+namespace {
+
+int channels_of(int32_t format) {
+    switch (format) {
+    case FL_FORMAT_GRAY8: return 1;
+    case FL_FORMAT_BGR8: return 3;
+    case FL_FORMAT_BGRA8: return 4;
+    default: return 0;
+    }
+}
+
+bool wrap(const fl_image *image, cv::Mat &out) {
+    int channels = channels_of(image->format);
+    if (channels == 0) return false;
+    out = cv::Mat(image->height, image->width, CV_8UC(channels), image->data, static_cast<size_t>(image->stride));
+    return true;
+}
+
+template <typename F>
+int guarded(char *err, size_t err_len, F body) {
+    try {
+        return body();
+    } catch (const cv::Exception &e) {
+        if (err && err_len) std::snprintf(err, err_len, "%s", e.what());
+    } catch (const std::exception &e) {
+        if (err && err_len) std::snprintf(err, err_len, "%s", e.what());
+    }
+    return FL_CV_ERROR;
+}
+
+}  // namespace
+
+extern "C" int fl_cv_orient(const fl_image *src, const fl_image *dst, int degrees, int mirror,
+                            char *err, size_t err_len) {
+    return guarded(err, err_len, [&]() -> int {
+        cv::Mat in, out;
+        if (src->format != dst->format || !wrap(src, in) || !wrap(dst, out)) {
+            if (err && err_len) std::snprintf(err, err_len, "orient: 8-bit images of one format only");
+            return FL_CV_UNSUPPORTED;
+        }
+        bool swaps = degrees == 90 || degrees == 270;
+        if (out.cols != (swaps ? in.rows : in.cols) || out.rows != (swaps ? in.cols : in.rows)) {
+            if (err && err_len) std::snprintf(err, err_len, "orient: destination has the wrong size");
+            return FL_CV_ERROR;
+        }
+        void *before = out.data;
+        switch (degrees) {
+        case 0: in.copyTo(out); break;
+        case 90: cv::rotate(in, out, cv::ROTATE_90_CLOCKWISE); break;
+        case 180: cv::rotate(in, out, cv::ROTATE_180); break;
+        case 270: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+        default:
+            if (err && err_len) std::snprintf(err, err_len, "orient: degrees must be 0, 90, 180 or 270");
+            return FL_CV_ERROR;
+        }
+        if (mirror) cv::flip(out, out, 1);
+        return out.data == before ? FL_CV_OK : FL_CV_ERROR;
+    });
+}
+
+extern "C" int fl_preview_show(const char *name, const fl_image *image, int wait_ms, char *err, size_t err_len) {
+    int key = -1;
+    int status = guarded(err, err_len, [&]() -> int {
+        cv::Mat m;
+        if (!wrap(image, m)) return FL_CV_UNSUPPORTED;
+        // GUI_NORMAL: no toolbar (the Qt backend adds one otherwise). highgui backends differ
+        // in what they do with a fourth channel, so they get BGR.
+        cv::namedWindow(name, cv::WINDOW_AUTOSIZE | cv::WINDOW_GUI_NORMAL);
+        if (m.channels() == 4) {
+            static thread_local cv::Mat bgr;
+            cv::cvtColor(m, bgr, cv::COLOR_BGRA2BGR);
+            cv::imshow(name, bgr);
+        } else {
+            cv::imshow(name, m);
+        }
+        key = cv::waitKey(wait_ms > 0 ? wait_ms : 1);
+        return FL_CV_OK;
+    });
+    return status == FL_CV_OK ? key : (status == FL_CV_UNSUPPORTED ? -3 : -2);
+}
+
+extern "C" void fl_preview_close(const char *name) {
+    try {
+        cv::destroyWindow(name);
+        cv::waitKey(1);
+    } catch (...) {
+    }
+}

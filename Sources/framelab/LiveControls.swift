@@ -1,0 +1,64 @@
+import Dispatch
+import FramelabPipeline
+import Foundation
+
+/// Signals a live run listens to: SIGUSR1 switches the camera to its next listed device,
+/// SIGUSR2 asks for a snapshot. Handlers only set flags; the run's threads act on them.
+final class LiveControls: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var snapshotWanted = false
+    private var camera: CameraSource?
+
+    /// Installed first thing in a run, so an early signal is not fatal (their default action).
+    init() {
+        add(SIGUSR1) { [weak self] in self?.switchCamera() }
+        add(SIGUSR2) { [weak self] in self?.requestSnapshot() }
+    }
+
+    /// The camera SIGUSR1 switches, once it is open.
+    func attach(_ camera: CameraSource?) {
+        lock.lock()
+        self.camera = camera
+        lock.unlock()
+    }
+
+    private func switchCamera() {
+        lock.lock()
+        let camera = self.camera
+        lock.unlock()
+        guard let camera else {
+            printToStandardError("framelab: SIGUSR1 ignored: the source is not a camera")
+            return
+        }
+        printToStandardError("framelab: SIGUSR1: switching to the next camera")
+        camera.requestSwitch()
+    }
+
+    private func add(_ sig: Int32, _ action: @escaping @Sendable () -> Void) {
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler(handler: action)
+        source.resume()
+        sources.append(source)
+    }
+
+    func requestSnapshot() {
+        lock.lock()
+        snapshotWanted = true
+        lock.unlock()
+    }
+
+    /// True once per request.
+    func takeSnapshotRequest() -> Bool {
+        lock.lock()
+        defer { snapshotWanted = false; lock.unlock() }
+        return snapshotWanted
+    }
+
+    func cancel() {
+        for s in sources { s.cancel() }
+        signal(SIGUSR1, SIG_DFL)
+        signal(SIGUSR2, SIG_DFL)
+    }
+}
