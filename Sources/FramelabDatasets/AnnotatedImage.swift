@@ -36,6 +36,11 @@ public struct WiderFlags: Sendable, Equatable {
     public var occlusion: Int
     /// 0 typical, 1 atypical pose.
     public var pose: Int
+
+    public init(blur: Int, expression: Int, illumination: Int, invalid: Int, occlusion: Int, pose: Int) {
+        self.blur = blur; self.expression = expression; self.illumination = illumination
+        self.invalid = invalid; self.occlusion = occlusion; self.pose = pose
+    }
 }
 
 /// One annotated face. `ignore` faces (WIDER's invalid ones, dlib's ignore boxes) are
