@@ -14,6 +14,10 @@ public struct PRPoint: Sendable, Equatable {
     public var threshold: Double
     public var precision: Double
     public var recall: Double
+
+    public init(threshold: Double, precision: Double, recall: Double) {
+        self.threshold = threshold; self.precision = precision; self.recall = recall
+    }
 }
 
 /// Precision, recall, F1, the PR curve and average precision of pooled detections.
