@@ -31,9 +31,17 @@ struct CascadeScanner {
         guard maxX >= 0, maxY >= 0 else { return }
         let step = L.step
         let stride = cascade.stride
-        cascade.offsets.withUnsafeBufferPointer { offsets in
-            cascade.weights.withUnsafeBufferPointer { weights in
-                let ctx = Context(offsets: offsets.baseAddress!, weights: weights.baseAddress!)
+        let c = cascade
+        c.offsets.withUnsafeBufferPointer { offsets in
+        c.weights.withUnsafeBufferPointer { weights in
+        c.stages.withUnsafeBufferPointer { stages in
+        c.stumps.withUnsafeBufferPointer { stumps in
+        c.trees.withUnsafeBufferPointer { trees in
+        c.nodes.withUnsafeBufferPointer { nodes in
+        c.leaves.withUnsafeBufferPointer { leaves in
+                let ctx = Context(offsets: offsets.baseAddress!, weights: weights.baseAddress!, stages: stages.baseAddress!,
+                                  stageCount: stages.count, stumps: stumps.baseAddress, trees: trees.baseAddress,
+                                  nodes: nodes.baseAddress, leaves: leaves.baseAddress)
                 var y = 0
                 while y <= maxY {
                     var nextX = 0
@@ -46,13 +54,19 @@ struct CascadeScanner {
                     }
                     y += step
                 }
-            }
-        }
+        }}}}}}}
     }
 
+    /// The compiled cascade's arrays as pointers, valid during one level's scan.
     private struct Context {
         let offsets: UnsafePointer<Int>
         let weights: UnsafePointer<Float>
+        let stages: UnsafePointer<CompiledCascade.Stage>
+        let stageCount: Int
+        let stumps: UnsafePointer<CompiledCascade.Stump>?
+        let trees: UnsafePointer<CompiledCascade.Tree>?
+        let nodes: UnsafePointer<CompiledCascade.Node>?
+        let leaves: UnsafePointer<Float>?
     }
 
     @inline(__always)
@@ -88,7 +102,7 @@ struct CascadeScanner {
         }
         guard any(active) else { return }
         var stage = 1
-        while stage < cascade.stages.count {
+        while stage < ctx.stageCount {
             active = active .& stagePasses(stage, L.self, ctx, sum, norm)
             if !any(active) { return }
             stage += 1
@@ -100,46 +114,46 @@ struct CascadeScanner {
     @inline(__always)
     private func stagePasses<L: LaneLoad>(_ index: Int, _ l: L.Type, _ ctx: Context, _ sum: UnsafePointer<Int32>,
                                           _ norm: Floats) -> SIMDMask<SIMD8<Int32>> {
-        let stage = cascade.stages[index]
+        let stage = ctx.stages[index]
         var total = Doubles()
-        if stage.trees.isEmpty {
-            stage.stumps.withUnsafeBufferPointer { stumps in
-                for st in stumps {
-                    let v = featureValue(st.feature, L.self, ctx, sum) * norm
-                    let chosen = Floats(repeating: st.right).replacing(with: st.left, where: v .< st.threshold)
-                    total += Doubles(chosen)
-                }
+        if stage.stumpCount > 0 {
+            let stumps = ctx.stumps! + stage.first
+            for i in 0..<stage.stumpCount {
+                let st = stumps[i]
+                let v = featureValue(st.feature, L.self, ctx, sum) * norm
+                let chosen = Floats(repeating: st.right).replacing(with: st.left, where: v .< st.threshold)
+                total += Doubles(chosen)
             }
         } else {
-            for tree in stage.trees { total += Doubles(treeValue(tree, L.self, ctx, sum, norm)) }
+            let trees = ctx.trees! + stage.first
+            for i in 0..<stage.treeCount {
+                total += Doubles(treeValue(trees[i], L.self, ctx, sum, norm))
+            }
         }
         return narrow(total .>= Doubles(repeating: Double(stage.threshold)))
     }
 
-    /// A small tree for all lanes: every node's feature is computed for every lane, then
-    /// each lane walks from the root with masked selects.
+    /// A small tree for all lanes. Nodes are visited in order (children follow their
+    /// parent), each evaluated only when some lane stands on it; lanes step to a child
+    /// or stop at a leaf with masked selects.
     @inline(__always)
-    private func treeValue<L: LaneLoad>(_ tree: HaarCascade.WeakClassifier, _ l: L.Type, _ ctx: Context,
+    private func treeValue<L: LaneLoad>(_ tree: CompiledCascade.Tree, _ l: L.Type, _ ctx: Context,
                                         _ sum: UnsafePointer<Int32>, _ norm: Floats) -> Floats {
-        let values = tree.nodes.map { featureValue($0.feature, L.self, ctx, sum) * norm }
+        let nodes = ctx.nodes! + tree.firstNode
         var index = Ints(repeating: 0)
-        var done = SIMDMask<Ints>()
-        var leaf = Ints(repeating: 0)
-        for _ in 0..<tree.nodes.count {
-            for (j, node) in tree.nodes.enumerated() {
-                let here = (index .== Int32(j)) .& .!done
-                let goLeft = values[j] .< node.threshold
-                let next = Ints(repeating: Int32(node.right)).replacing(with: Int32(node.left), where: goLeft)
-                index.replace(with: next, where: here)
-            }
-            let finished = (index .<= 0) .& .!done
-            leaf.replace(with: 0 &- index, where: finished)
-            done = done .| finished
-            if all(done) { break }
+        for j in 0..<tree.nodeCount {
+            let here = index .== Int32(j)
+            if !any(here) { continue }
+            let node = nodes[j]
+            let value = featureValue(node.feature, L.self, ctx, sum) * norm
+            let next = Ints(repeating: node.right).replacing(with: node.left, where: value .< node.threshold)
+            index.replace(with: next, where: here)
         }
+        // Every lane now holds -(its leaf).
+        let leaves = ctx.leaves! + tree.firstLeaf
         var out = Floats()
-        for (k, value) in tree.leaves.enumerated() {
-            out.replace(with: value, where: (leaf .== Int32(k)) .& done)
+        for k in 0..<tree.leafCount {
+            out.replace(with: leaves[k], where: index .== Int32(-k))
         }
         return out
     }
