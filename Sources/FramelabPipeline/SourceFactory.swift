@@ -9,6 +9,7 @@ public enum SourceFactory {
         case "images": return try ImageFolderSource(spec: spec)
         case "video": return try VideoSource(spec: spec)
         case "synthetic": return try SyntheticSource(spec: spec)
+        case "dataset": return try DatasetSource(spec: spec)
         default:
             throw FramelabError(.badInput,
                 "source '\(text)': unknown scheme '\(spec.scheme)' (schemes: \(SourceSpec.schemeNames))")

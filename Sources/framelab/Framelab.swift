@@ -6,10 +6,12 @@ struct Framelab: ParsableCommand {
         commandName: "framelab",
         abstract: "A vision research workbench: run frames through filters, time every stage, record to HDF5.",
         discussion: """
-            Sources: image:PATH, images:DIR, video:PATH[?pace=fast|realtime], synthetic:WxH@FPS.
+            Sources: image:PATH, images:DIR, video:PATH[?pace=fast|realtime], synthetic:WxH@FPS, dataset:FORMAT:PATH.
+            Face detectors: `framelab detectors`; accuracy on datasets: `framelab eval`.
             Runs are recorded into HDF5 files (one file holds many runs); see docs/hdf5-schema.md.
             """,
         version: FramelabVersionInfo.text,
-        subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self]
+        subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self,
+                      EvalCommand.self, DetectorsCommand.self, DatasetCommand.self, BenchCommand.self]
     )
 }
