@@ -26,6 +26,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("filter"), help: "A filter stage NAME[:key=value,...]; repeat for a chain.")
     var filters: [String] = []
 
+    @Option(name: .customLong("detector"), help: "A face detector stage NAME[:key=value,...] after the filters (see `framelab detectors`); repeatable.")
+    var detectors: [String] = []
+
     @Option(name: .long, help: "Stop after this many processed frames (dropped frames do not count).")
     var frames: Int?
 
@@ -65,7 +68,7 @@ struct RunCommand: ParsableCommand {
                 let spec = try ElementSpec(parsing: text)
                 let filter = try registry.instantiate(spec)
                 return FilterStage(filter, acceptedFormats: registry[spec.name]?.formats ?? [])
-            }
+            } + DetectorStage.make(detectors)
             source = try SourceFactory.open(self.source)
         } catch {
             throw failure(error)
@@ -134,6 +137,7 @@ struct RunCommand: ParsableCommand {
             "source": .string(self.source),
             "policy": .string(pipeline.policy.rawValue),
             "filters": .strings(filters),
+            "detectors": .strings(detectors),
             "queue_capacity": .int(Int64(pipeline.policy == .dropLate ? 1 : queueCapacity)),
         ]
         if let frames { attributes["frames_requested"] = .int(Int64(frames)) }

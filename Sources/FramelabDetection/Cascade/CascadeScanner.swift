@@ -140,20 +140,22 @@ struct CascadeScanner {
     private func treeValue<L: LaneLoad>(_ tree: CompiledCascade.Tree, _ l: L.Type, _ ctx: Context,
                                         _ sum: UnsafePointer<Int32>, _ norm: Floats) -> Floats {
         let nodes = ctx.nodes! + tree.firstNode
-        var index = Ints(repeating: 0)
+        // Node and leaf positions ride in float lanes: small integers are exact there, and
+        // float selects compile to blends where integer ones fall back to per-lane stores.
+        var index = Floats(repeating: 0)
         for j in 0..<tree.nodeCount {
-            let here = index .== Int32(j)
+            let here = index .== Float(j)
             if !any(here) { continue }
             let node = nodes[j]
             let value = featureValue(node.feature, L.self, ctx, sum) * norm
-            let next = Ints(repeating: node.right).replacing(with: node.left, where: value .< node.threshold)
+            let next = Floats(repeating: Float(node.right)).replacing(with: Float(node.left), where: value .< node.threshold)
             index.replace(with: next, where: here)
         }
         // Every lane now holds -(its leaf).
         let leaves = ctx.leaves! + tree.firstLeaf
         var out = Floats()
         for k in 0..<tree.leafCount {
-            out.replace(with: leaves[k], where: index .== Int32(-k))
+            out.replace(with: leaves[k], where: index .== Float(-k))
         }
         return out
     }
