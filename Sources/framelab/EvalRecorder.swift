@@ -5,15 +5,19 @@ import FramelabEvaluation
 import FramelabRecording
 import Foundation
 
-/// Writes one `framelab eval` into an HDF5 run: one stage per detector, one frame per
-/// dataset image (timings and failures as for `framelab run`), and the detection tables
-/// (docs/hdf5-schema.md): every detection with its match, the ground truth, per-frame
-/// counts, and per-detector PR and FDDB ROC curves and summary metrics.
+/// Writes one `framelab eval` into an HDF5 run: one stage per detector and one frame per
+/// dataset image (timings and failures exactly as `framelab run` records them), then the
+/// detection tables (every detection with its match, the ground truth, per-frame counts,
+/// curves and metrics) under the same run group.
 final class EvalRecorder {
+    let path: String
+    let runID: String
     let writer: RunWriter
     let dataset: FaceDataset
 
     init(path: String, runID: String, command: EvalCommand, dataset: FaceDataset, evaluator: DatasetEvaluator) throws {
+        self.path = path
+        self.runID = runID
         self.dataset = dataset
         let labels = evaluator.specs.indices.map { evaluator.label($0) }
         let attributes: [String: AttributeValue] = [
@@ -34,67 +38,33 @@ final class EvalRecorder {
         writer = try RecordingFile(path: path).createRun(id: runID, attributes: attributes, stageNames: labels)
     }
 
+    private var tables = DetectionTables()
+
     func record(_ result: DatasetEvaluator.Evaluation, summaries: [DetectorSummary]) throws {
         for (i, image) in dataset.images.enumerated() {
             let frames = result.frames.map { $0[i] }
             let arrival = frames.map(\.startNs).min() ?? 0
             writer.append(FrameRecord(index: Int64(i), ptsNs: 0, arrivalNs: Int64(arrival), dropped: false,
                                       failed: frames.contains { $0.failure != nil }))
-            for (f, face) in image.faces.enumerated() {
-                writer.append(GroundTruthRecord(frame: Int64(i), face: Int32(f), x: face.box.x, y: face.box.y,
-                                                width: face.box.width, height: face.box.height, ignore: face.ignore))
-            }
+            tables.add(frame: i, faces: image.faces)
             for (k, frame) in frames.enumerated() {
+                tables.add(frame, detector: k)
                 if let reason = frame.failure {
                     writer.append(FailureRecord(frame: Int64(i), stage: Int32(k), reason: reason))
                     continue
                 }
                 writer.append(StageTimingRecord(frame: Int64(i), stage: Int32(k), startNs: Int64(frame.startNs),
                                                 durationNs: Int64(frame.durationNs)))
-                let m = frame.match
-                writer.append(FrameMatchRecord(frame: Int64(i), detector: Int32(k), faces: Int32(m.faces),
-                                               truePositives: Int32(m.truePositives),
-                                               falsePositives: Int32(m.falsePositives), misses: Int32(m.misses)))
-                for (d, detection) in frame.detections.enumerated() {
-                    writer.append(Self.detectionRecord(frame: i, detector: k, index: d, detection, m.outcomes[d]))
-                }
+                tables.add(frame: i, detector: k, frame.detections, outcomes: frame.match.outcomes)
             }
         }
-        for (k, s) in summaries.enumerated() {
-            for p in s.accuracy.curve {
-                writer.append(CurvePointRecord(detector: Int32(k), curve: 0, threshold: p.threshold, x: p.recall, y: p.precision))
-            }
-            for p in s.roc.discrete {
-                writer.append(CurvePointRecord(detector: Int32(k), curve: 1, threshold: p.threshold,
-                                               x: Double(p.falsePositives), y: p.truePositiveRate))
-            }
-            for p in s.roc.continuous {
-                writer.append(CurvePointRecord(detector: Int32(k), curve: 2, threshold: p.threshold,
-                                               x: Double(p.falsePositives), y: p.truePositiveRate))
-            }
-        }
-        try writer.setAttribute("metrics_json", .string(try EvalReport.json(
-            summaries, dataset: dataset.name, images: dataset.images.count, faces: dataset.faceCount,
-            threads: 0, wallSeconds: 0, out: nil, runID: nil)))
+        for (k, s) in summaries.enumerated() { tables.add(s, detector: k) }
+        try writer.setAttribute("wall_seconds", .double(result.wallSeconds))
     }
 
-    func finish(status: String) throws { try writer.finish(status: status) }
-
-    static func detectionRecord(frame: Int, detector: Int, index: Int, _ d: FaceDetection,
-                                _ outcome: MatchOutcome?) -> DetectionRecord {
-        var face: Int32 = -1, iou = 0.0, kind: Int8 = -1
-        switch outcome {
-        case .truePositive(let f, let overlap)?: face = Int32(f); iou = overlap; kind = 1
-        case .falsePositive?: kind = 0
-        case .ignored?: kind = 2
-        case nil: kind = -1
-        }
-        let nan = Double.nan
-        return DetectionRecord(frame: Int64(frame), detector: Int32(detector), index: Int32(index),
-                               x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score,
-                               leftEyeX: d.leftEye?.x ?? nan, leftEyeY: d.leftEye?.y ?? nan,
-                               rightEyeX: d.rightEye?.x ?? nan, rightEyeY: d.rightEye?.y ?? nan,
-                               mouthX: d.mouth?.x ?? nan, mouthY: d.mouth?.y ?? nan,
-                               outcome: kind, face: face, iou: iou)
+    /// Ends the run, then adds the detection tables to its group.
+    func finish(status: String) throws {
+        try writer.finish(status: status)
+        try RunTables.write(tables.all, run: runID, in: path)
     }
 }
