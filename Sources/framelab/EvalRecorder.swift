@@ -62,9 +62,9 @@ final class EvalRecorder {
         try writer.setAttribute("wall_seconds", .double(result.wallSeconds))
     }
 
-    /// Ends the run, then adds the detection tables to its group.
+    /// Adds the detection tables to the run's group, then ends the run.
     func finish(status: String) throws {
+        for table in tables.all { try writer.addTable(table) }
         try writer.finish(status: status)
-        try RunTables.write(tables.all, run: runID, in: path)
     }
 }

@@ -93,11 +93,13 @@ struct RunCommand: ParsableCommand {
         var tally = RunTally(stageCount: stages.count)
         let progress = ProgressLine(total: frames ?? source.expectedFrameCount, enabled: !quiet)
         let recorder = writer.map(RunEventRecorder.init)
+        let detectionLog = RunDetectionLog(stages: stages, source: source)
 
         var runError: Error?
         do {
             try pipeline.run { event in
                 recorder?.record(event)
+                detectionLog.record(event)
                 tally.add(event)
                 progress.update(tally)
             }
@@ -113,12 +115,14 @@ struct RunCommand: ParsableCommand {
             status = pipeline.wasStopped ? "interrupted" : "completed"
         }
         do {
+            if !detectionLog.isEmpty { for table in detectionLog.runTables { try writer?.addTable(table) } }
             try writer?.finish(status: status)
         } catch {
             if runError == nil { runError = error }
         }
 
         print(tally.summary(stageNames: stageNames, policy: pipeline.policy))
+        for line in detectionLog.summary { print(line) }
         if let out {
             print("recorded run '\(id)' in \(out) (status: \(status))")
         }
