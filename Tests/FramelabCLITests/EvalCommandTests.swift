@@ -94,4 +94,36 @@ import Testing
         let info = try TestSupport.framelab(["dataset", "info", "csv:" + dir.appendingPathComponent("faces.csv").path])
         #expect(info.stdout.contains("3 images") && info.stdout.contains("0 image files missing"))
     }
+
+    @Test func recordsDetectionsMatchesAndTimingsReadableByH5py() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let out = dir.appendingPathComponent("eval.h5").path
+        let r = try TestSupport.framelab(["eval", "--dataset", Self.sample, "--detector", "opencv-haar", "--detector", "cascade",
+                                          "--out", out, "--run-id", "e1", "--json", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let images = try #require(json["images"] as? Int)
+        let script = """
+            import sys, h5py, numpy as np
+            f = h5py.File(sys.argv[1], "r")
+            run = f["runs/e1"]
+            cols = lambda d: [c.decode() if isinstance(c, bytes) else c for c in d.attrs["columns"]]
+            det, gt, fm, cur, met = (run[n] for n in ["detections", "ground_truth", "frame_matches", "curves", "detector_metrics"])
+            c = cols(det); m = cols(fm)
+            tp = int((det[()][:, c.index("outcome")] == 1).sum())
+            print(len(run["frames"]), len(run["timings"]), gt.shape[0], fm.shape[0], tp,
+                  int(fm[()][:, m.index("true_positives")].sum()), run.attrs["status"], cur.shape[0] > 0, met.shape[0])
+            """
+        let p = try TestSupport.python(script, arguments: [out])
+        #expect(p.status == 0, "\(p.stderr)")
+        let fields = p.stdout.split(separator: " ").map(String.init)
+        #expect(fields.count == 9, "\(p.stdout)")
+        guard fields.count == 9 else { return }
+        #expect(Int(fields[0]) == images)
+        #expect(Int(fields[1]) == 2 * images)         // one timing per image and detector
+        #expect(Int(fields[2]) == 10)                 // the 10 faces of faces.csv
+        #expect(Int(fields[3]) == 2 * images)
+        #expect(fields[4] == fields[5] && Int(fields[4])! > 0)
+        #expect(fields[6] == "completed" && fields[7] == "True" && fields[8].hasPrefix("2"))
+    }
 }
