@@ -39,6 +39,10 @@ public struct ColorMatrix: Sendable, Equatable {
         precondition(input.format == .bgra8 || input.format == .bgr8, "ColorMatrix takes bgr8 or bgra8")
         let step = input.format.bytesPerPixel
         let outStride = output.stride
+        // Coefficients in locals: the loop must not index nested arrays per pixel.
+        let (m00, m01, m02, b0) = (m[0][0], m[0][1], m[0][2], bias[0])
+        let (m10, m11, m12, b1) = (m[1][0], m[1][1], m[1][2], bias[1])
+        let (m20, m21, m22, b2) = (m[2][0], m[2][1], m[2][2], bias[2])
         output.withUnsafeMutableBytes { dst in
             input.withUnsafeBytes { src in
                 let s = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -48,9 +52,9 @@ public struct ColorMatrix: Sendable, Equatable {
                     for x in 0..<input.width {
                         let p = x * step
                         let b = Double(sr[p]), g = Double(sr[p + 1]), r = Double(sr[p + 2])
-                        let nr = m[0][0] * r + m[0][1] * g + m[0][2] * b + bias[0]
-                        let ng = m[1][0] * r + m[1][1] * g + m[1][2] * b + bias[1]
-                        let nb = m[2][0] * r + m[2][1] * g + m[2][2] * b + bias[2]
+                        let nr = m00 * r + m01 * g + m02 * b + b0
+                        let ng = m10 * r + m11 * g + m12 * b + b1
+                        let nb = m20 * r + m21 * g + m22 * b + b2
                         dr[p] = clampToByte(nb)
                         dr[p + 1] = clampToByte(ng)
                         dr[p + 2] = clampToByte(nr)

@@ -18,8 +18,8 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "An HDF5 file written by `framelab run --out`.")
     var file: String
 
-    @Option(name: .long, help: "Report only this run (default: every run in the file).")
-    var run: String?
+    @Option(name: .customLong("run"), help: "Report only this run (default: every run in the file).")
+    var runID: String?
 
     @Flag(name: .long, help: "Print one JSON object instead of a table.")
     var json = false
@@ -28,10 +28,10 @@ struct ReportCommand: ParsableCommand {
         let runs: [RunStatistics]
         do {
             let ids = try RecordingReader.runIDs(path: file)
-            if let run, !ids.contains(run) {
-                throw FramelabError(.badInput, "'\(file)' has no run '\(run)' (runs: \(ids.joined(separator: ", ")))")
+            if let runID, !ids.contains(runID) {
+                throw FramelabError(.badInput, "'\(file)' has no run '\(runID)' (runs: \(ids.joined(separator: ", ")))")
             }
-            runs = try (run.map { [$0] } ?? ids).map { RunStatistics(try RecordingReader.readRun(path: file, id: $0)) }
+            runs = try (runID.map { [$0] } ?? ids).map { RunStatistics(try RecordingReader.readRun(path: file, id: $0)) }
         } catch {
             throw failure(error)
         }

@@ -82,7 +82,7 @@ import Testing
         #expect(process.terminationReason == .uncaughtSignal)
         let py = try TestSupport.python("""
             import sys, h5py
-            f = h5py.File(sys.argv[1], "r")
+            f = h5py.File(sys.argv[1], "r", swmr=True)  # the killed writer left it marked open
             (rid,) = list(f["runs"].keys())
             r = f["runs"][rid]
             print(len(r["frames"]), len(r["timings"]), r.attrs["status"])

@@ -1,0 +1,48 @@
+"""Fixtures: HDF5 files written by the real `framelab` CLI in this test session."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Notebooks"))
+
+
+def framelab_binary() -> str:
+    binary = os.environ.get("FRAMELAB_BIN", str(ROOT / ".build" / "release" / "framelab"))
+    if not Path(binary).exists():
+        pytest.fail(f"framelab binary not found at {binary}: run scripts/build.sh first")
+    return binary
+
+
+def framelab(*args: str) -> subprocess.CompletedProcess:
+    result = subprocess.run([framelab_binary(), *args], capture_output=True, text=True)
+    assert result.returncode == 0, f"framelab {' '.join(args)} failed: {result.stderr}"
+    return result
+
+
+@pytest.fixture(scope="session")
+def runs_file(tmp_path_factory) -> Path:
+    """Three runs: a keep-all chain, a drop-late run that drops frames, and an image folder
+    with a corrupt file (a recorded failure)."""
+    tmp = tmp_path_factory.mktemp("runs")
+    h5 = tmp / "runs.h5"
+    framelab("run", "--source", "synthetic:160x120@200", "--frames", "40", "--filter", "sepia",
+             "--filter", "hue:angle=0.5", "--policy", "keep-all", "--out", str(h5), "--run-id", "chain", "--quiet")
+    # 1280x720 sepia cannot keep up with 400 fps: drop-late must drop.
+    framelab("run", "--source", "synthetic:1280x720@400", "--frames", "30", "--filter", "sepia",
+             "--policy", "drop-late", "--out", str(h5), "--run-id", "dropping", "--quiet")
+    folder = tmp / "images"
+    folder.mkdir()
+    # Tiny PPM images written by hand (a format OpenCV reads), plus one corrupt PNG.
+    for i in range(3):
+        header = b"P6\n8 6\n255\n"
+        (folder / f"img{i}.ppm").write_bytes(header + bytes([i * 40, 100, 200]) * 48)
+    (folder / "img1b.png").write_bytes(b"\x89PNG broken")
+    framelab("run", "--source", f"images:{folder}", "--filter", "gray", "--out", str(h5), "--run-id", "folder",
+             "--quiet")
+    return h5
