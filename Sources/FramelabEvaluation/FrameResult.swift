@@ -14,4 +14,10 @@ public struct FrameResult: Sendable {
     public var durationNs: UInt64
 
     public var milliseconds: Double { Double(durationNs) / 1e6 }
+
+    public init(index: Int, name: String, failure: String?, detections: [FaceDetection], match: FrameMatch,
+                startNs: UInt64, durationNs: UInt64) {
+        self.index = index; self.name = name; self.failure = failure; self.detections = detections
+        self.match = match; self.startNs = startNs; self.durationNs = durationNs
+    }
 }
