@@ -89,7 +89,8 @@ struct BenchDetectorsCommand: ParsableCommand {
         print("cascade XML                           opencv min/median ms   cascade min/median ms   speed-up min (median)   boxes matched")
         for r in rows {
             let name = (r.cascade as NSString).lastPathComponent
-            print(String(format: "%-37@ %9.1f / %-9.1f %10.1f / %-9.1f %8.2fx (%.2fx) %10d/%d (%.1f%%)", name as NSString,
+            let padded = name.count >= 37 ? name : name + String(repeating: " ", count: 37 - name.count)
+            print(padded + String(format: " %9.1f / %-9.1f %10.1f / %-9.1f %8.2fx (%.2fx) %10d/%d (%.1f%%)",
                          r.openCV.min, r.openCV.median, r.framelab.min, r.framelab.median, r.speedup, r.medianSpeedup,
                          r.matchedBoxes, r.openCVBoxes, 100 * r.matchedShare))
         }

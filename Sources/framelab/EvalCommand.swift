@@ -64,7 +64,14 @@ struct EvalCommand: ParsableCommand {
         do {
             data = try FaceDataset.load(dataset)
             if let limit { data.images = Array(data.images.prefix(limit)) }
-            let specs = try detectors.map { try ElementSpec(parsing: $0) }
+            var specs = try detectors.map { try ElementSpec(parsing: $0) }
+            // YuNet needs a model file the user brings; without one it is skipped, not fatal.
+            let withoutModel = specs.filter { $0.name == "opencv-yunet" && !$0.arguments.contains { $0.key == "model" } }
+            if !withoutModel.isEmpty && withoutModel.count < specs.count {
+                printToStandardError("framelab: warning: skipping opencv-yunet: no model given "
+                                     + "(--detector opencv-yunet:model=face_detection_yunet_2022mar.onnx)")
+                specs.removeAll { s in withoutModel.contains(s) }
+            }
             evaluator = try DatasetEvaluator(dataset: data, detectors: specs, threads: threads)
         } catch {
             throw failure(error)

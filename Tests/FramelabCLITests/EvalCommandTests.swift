@@ -67,6 +67,10 @@ import Testing
         #expect(unknown.status != 0 && unknown.stderr.contains("haar9000"))
         let yunet = try TestSupport.framelab(["eval", "--dataset", Self.sample, "--detector", "opencv-yunet"])
         #expect(yunet.status != 0 && yunet.stderr.contains("model=PATH"))
+        let skipped = try TestSupport.framelab(["eval", "--dataset", Self.sample, "--limit", "1", "--detector", "opencv-yunet",
+                                                "--detector", "opencv-lbp", "--quiet"])
+        #expect(skipped.status == 0 && skipped.stderr.contains("skipping opencv-yunet"))
+        #expect(!skipped.stdout.contains("opencv-yunet") && skipped.stdout.contains("opencv-lbp"))
         let missing = try TestSupport.framelab(["eval", "--dataset", "wider:/no/such/dir", "--detector", "cascade"])
         #expect(missing.status != 0 && missing.stderr.contains("/no/such/dir"))
     }
