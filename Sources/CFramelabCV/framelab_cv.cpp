@@ -3,11 +3,13 @@
 #include "framelab_cv.h"
 
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -28,6 +30,19 @@ struct fl_video_writer {
 };
 
 namespace {
+
+// Framelab reports every failure in one line of its own, so OpenCV's and FFmpeg's
+// console chatter is silenced at load time (before the FFmpeg backend registers).
+// A user who wants it back sets OPENCV_LOG_LEVEL / OPENCV_FFMPEG_LOGLEVEL.
+struct QuietLibraries {
+    QuietLibraries() {
+        setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET
+        if (!std::getenv("OPENCV_LOG_LEVEL")) {
+            cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        }
+    }
+};
+const QuietLibraries quiet_libraries;
 
 void set_error(char *err, size_t err_len, const std::string &message) {
     if (err && err_len) std::snprintf(err, err_len, "%s", message.c_str());
@@ -249,8 +264,8 @@ int fl_cv_encode_file(const char *path, const fl_image *image, char *err, size_t
 fl_video *fl_video_open(const char *path, char *err, size_t err_len) {
     try {
         auto *video = new fl_video();
-        // FFmpeg first: it reports frame counts and times reliably; other backends after.
-        if (!video->capture.open(path, cv::CAP_FFMPEG) && !video->capture.open(path, cv::CAP_ANY)) {
+        // FFmpeg only: it reports frame counts and times reliably, and fails cleanly.
+        if (!video->capture.open(path, cv::CAP_FFMPEG)) {
             delete video;
             set_error(err, err_len, "not a readable video (unknown container or corrupt data)");
             return nullptr;

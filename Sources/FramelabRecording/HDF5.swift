@@ -1,0 +1,51 @@
+import CHDF5
+
+/// An HDF5 call failed: what was being done, and HDF5's own most specific explanation.
+struct HDF5Error: Error, CustomStringConvertible {
+    let what: String
+    let reason: String
+
+    var description: String { reason.isEmpty ? what : "\(what): \(reason)" }
+}
+
+/// The one door to the HDF5 library.
+///
+/// Debian's HDF5 is the serial, non-thread-safe build, so every call into it, from any
+/// thread and any object in the process, is made inside `HDF5.locked`. The lock lives in
+/// the C shim (recursive, fork-aware) so nested helpers can take it again.
+enum HDF5 {
+    /// Runs `body` with the process-wide HDF5 lock held.
+    @discardableResult
+    static func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        fl_h5_lock()
+        defer { fl_h5_unlock() }
+        _ = fl_h5_init()
+        return try body()
+    }
+
+    /// The current error stack's most specific message, clearing the stack. Lock held.
+    static func takeErrorMessage() -> String {
+        var buffer = [CChar](repeating: 0, count: 512)
+        buffer.withUnsafeMutableBufferPointer { fl_h5_error_message($0.baseAddress, $0.count) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Throws if an HDF5 status (herr_t / htri_t) is negative. Lock held.
+    @discardableResult
+    static func check(_ status: Int32, _ what: @autoclosure () -> String) throws(HDF5Error) -> Int32 {
+        if status < 0 { throw HDF5Error(what: what(), reason: takeErrorMessage()) }
+        return status
+    }
+
+    /// Throws if an HDF5 identifier is negative, else returns it. Lock held.
+    static func check(id: hid_t, _ what: @autoclosure () -> String) throws(HDF5Error) -> hid_t {
+        if id < 0 { throw HDF5Error(what: what(), reason: takeErrorMessage()) }
+        return id
+    }
+
+    /// The number of identifiers of any kind the library has open for any file.
+    /// Zero once every recording file and reader is closed (used by the tests).
+    static func openObjectCount() -> Int {
+        locked { fl_h5_open_object_count() }
+    }
+}

@@ -1,0 +1,47 @@
+import CHDF5
+
+/// Owns one HDF5 identifier and closes it exactly once (explicitly or on deinit).
+///
+/// All uses of `id` must be inside `HDF5.locked`; closing takes the lock itself.
+final class H5Handle: @unchecked Sendable {
+    enum Kind {
+        case file, group, dataset, datatype, dataspace, attribute, propertyList
+    }
+
+    let kind: Kind
+    private(set) var id: hid_t
+
+    /// Takes ownership of `id`, which must be valid (non-negative).
+    init(_ id: hid_t, _ kind: Kind) {
+        self.id = id
+        self.kind = kind
+    }
+
+    /// Makes an identifier with `make` (lock held) and wraps it, or throws HDF5's error.
+    static func make(_ kind: Kind, _ what: @autoclosure () -> String,
+                     _ make: () -> hid_t) throws(HDF5Error) -> H5Handle {
+        try HDF5.locked { () throws(HDF5Error) -> H5Handle in
+            H5Handle(try HDF5.check(id: make(), what()), kind)
+        }
+    }
+
+    /// Closes the identifier. Returns HDF5's status (a file close can fail while writing).
+    @discardableResult
+    func close() -> Int32 {
+        HDF5.locked {
+            guard id >= 0 else { return 0 }
+            defer { id = -1 }
+            switch kind {
+            case .file: return H5Fclose(id)
+            case .group: return H5Gclose(id)
+            case .dataset: return H5Dclose(id)
+            case .datatype: return H5Tclose(id)
+            case .dataspace: return H5Sclose(id)
+            case .attribute: return H5Aclose(id)
+            case .propertyList: return H5Pclose(id)
+            }
+        }
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,312 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CHDF5
+import FramelabCore
+
+/// An HDF5 file of recorded runs, open for adding runs (see docs/hdf5-schema.md).
+///
+/// While runs are being written the file is open in HDF5's single-writer/multiple-reader
+/// (SWMR) mode, whose ordered metadata writes keep the file readable however the process
+/// dies. SWMR forbids creating objects, so creating a run, setting an attribute and
+/// finishing a run briefly close the file and reopen it in plain read-write mode; with
+/// no run being written the file is closed at the HDF5 level and fully consistent.
+///
+/// Only one writer may have a file open at a time (another process or another
+/// `RecordingFile` on the same file gets an error). Readers — `RecordingReader`, h5py
+/// with `swmr=True` — may read it at any time.
+public final class RecordingFile: @unchecked Sendable {
+    public let path: String
+
+    // All state below is guarded by the HDF5 lock.
+    private var lock: RecordingFileLock?
+    /// Open in SWMR-write mode exactly while `slots` is not empty.
+    private var file: H5Handle?
+    private var slots: [RunSlot] = []
+    /// Something was written since the last H5Fflush.
+    private var dirty = false
+    private var closed = false
+    /// Set when reopening the file failed: the object cannot be used any more.
+    private var brokenReason: String?
+
+    /// Creates the file if missing, opens it read-write if it exists (many runs per file).
+    ///
+    /// A new file appears complete or not at all (it is built under a temporary name and
+    /// linked into place). An existing file left by a killed writer is repaired: its
+    /// "open for writing" marks are cleared, its allocation mark is moved to its end, and
+    /// runs still marked `running` become `interrupted`. A file that is not HDF5, or not a
+    /// Framelab recording, is refused and left untouched.
+    ///
+    /// Errors are `FramelabError(.io, "cannot write HDF5 file 'PATH': reason")`.
+    public init(path: String) throws {
+        self.path = path
+        let opened = try RecordingFileOpener.open(path)
+        lock = opened
+        do {
+            try HDF5.locked { () throws(HDF5Error) in
+                let handle = try H5File.open(path, .repair)
+                try H5File.extendAllocationToEndOfFile(handle.id)
+                try Self.checkSchema(handle.id)
+                try Self.markRunningRunsInterrupted(handle.id)
+                try HDF5.check(handle.close(), "cannot close the file")
+            }
+        } catch {
+            opened.release()
+            lock = nil
+            throw ioError(error.description)
+        }
+    }
+
+    deinit { close() }
+
+    // MARK: - Runs
+
+    /// Creates `/runs/<id>` with the given attributes, `status` = "running", `run_index`,
+    /// `created_utc`, `stage_names`, and the four empty record datasets, then starts a
+    /// writer that flushes it every `RunWriter.flushInterval` seconds.
+    ///
+    /// `id` must be unique in the file, non-empty, and contain no "/" (nor be "." or "..").
+    /// Attribute names `run_index`, `created_utc`, `status`, `stage_names` and
+    /// `finished_utc` are reserved.
+    public func createRun(id: String, attributes: [String: AttributeValue], stageNames: [String]) throws -> RunWriter {
+        try Self.validateRunID(id)
+        for name in attributes.keys { try Self.validateAttributeName(name) }
+        let slot = RunSlot(id: id, stageNames: stageNames)
+        try HDF5.locked { () throws(FramelabError) in
+            try restructure { (file) throws(FramelabError) in
+                let runs = try hdf5("cannot open the runs group") { () throws(HDF5Error) in
+                    try H5Handle.make(.group, "cannot open group '/\(Schema.runsGroup)'") {
+                        H5Gopen2(file, Schema.runsGroup, fl_h5p_default())
+                    }
+                }
+                let exists = try hdf5("cannot look up run '\(id)'") { () throws(HDF5Error) in
+                    try HDF5.check(H5Lexists(runs.id, id, fl_h5p_default()), "cannot look up the run")
+                }
+                if exists > 0 {
+                    throw FramelabError(.badInput, "run '\(id)' already exists in HDF5 file '\(path)'")
+                }
+                try hdf5("cannot create run '\(id)'") { () throws(HDF5Error) in
+                    let index = try RunLayout.nextRunIndex(runs.id)
+                    try RunLayout.create(in: file, runs: runs.id, id: id, runIndex: index, attributes: attributes,
+                                         stageNames: stageNames)
+                }
+                slots.append(slot)
+            }
+        }
+        return RunWriter(file: self, slot: slot)
+    }
+
+    /// Closes the file. Runs still being written are flushed and marked `interrupted`;
+    /// their writers drop later records and report an error on flush and finish.
+    public func close() {
+        HDF5.locked {
+            guard !closed else { return }
+            closed = true
+            if !slots.isEmpty && brokenReason == nil {
+                for slot in slots { slot.stopAccepting() }
+                try? restructure { (file) throws(FramelabError) in
+                    for slot in slots {
+                        try? RunLayout.setStatus(in: file, runID: slot.id, Schema.Status.interrupted)
+                    }
+                    slots = []
+                }
+            }
+            for slot in slots { slot.detach() }
+            slots = []
+            file?.close()
+            file = nil
+            lock?.release()
+            lock = nil
+        }
+    }
+
+    // MARK: - Used by RunWriter
+
+    /// Writes the slot's waiting records and flushes the file; returns a descriptor to
+    /// fsync (after the HDF5 lock is released), or -1.
+    func flush(_ slot: RunSlot) throws(FramelabError) {
+        let fd = try HDF5.locked { () throws(FramelabError) -> Int32 in
+            try ensureUsable(for: slot)
+            guard let file else { return -1 }
+            if try hdf5("cannot write the records of run '\(slot.id)'", { () throws(HDF5Error) in try slot.writePending() }) {
+                dirty = true
+            }
+            guard dirty else { return -1 }
+            try hdf5("cannot flush") { () throws(HDF5Error) in
+                try HDF5.check(H5Fflush(file.id, H5F_SCOPE_LOCAL), "H5Fflush failed")
+            }
+            dirty = false
+            return fl_h5_dup_file_descriptor(file.id)
+        }
+        // Push the flushed pages to the disk too, without holding up other HDF5 users.
+        if fd >= 0 {
+            _ = fsync(fd)
+            closeFileDescriptor(fd)
+        }
+    }
+
+    func setAttribute(_ slot: RunSlot, _ name: String, _ value: AttributeValue) throws(FramelabError) {
+        try Self.validateAttributeName(name)
+        try HDF5.locked { () throws(FramelabError) in
+            try ensureUsable(for: slot)
+            try restructure { (file) throws(FramelabError) in
+                try hdf5("cannot set attribute '\(name)' of run '\(slot.id)'") { () throws(HDF5Error) in
+                    try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
+                        try H5Attributes.write(value, named: name, on: group)
+                    }
+                }
+            }
+        }
+    }
+
+    func finish(_ slot: RunSlot, status: String) throws(FramelabError) {
+        try HDF5.locked { () throws(FramelabError) in
+            try ensureUsable(for: slot)
+            slot.stopAccepting()
+            try restructure { (file) throws(FramelabError) in
+                try hdf5("cannot finish run '\(slot.id)'") { () throws(HDF5Error) in
+                    try RunLayout.setStatus(in: file, runID: slot.id, status)
+                    try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
+                        try H5Attributes.write(.string(HostInfo.utcNowISO8601()), named: Schema.RunAttribute.finishedUTC,
+                                               on: group)
+                    }
+                }
+                slots.removeAll { $0 === slot }
+            }
+        }
+        // The file was just closed by HDF5 (and maybe reopened): make it durable.
+        syncFile()
+    }
+
+    /// Whether `slot` can still be written (not finished, file not closed).
+    func ensureUsable(for slot: RunSlot) throws(FramelabError) {
+        if let brokenReason { throw ioError(brokenReason) }
+        guard !closed, slots.contains(where: { $0 === slot }) else {
+            throw FramelabError(.io, "cannot write run '\(slot.id)' to HDF5 file '\(path)': "
+                                + (closed ? "the file was closed" : "the run was finished"))
+        }
+    }
+
+    // MARK: - Changing the layout
+
+    /// Runs `body` on the file opened in plain read-write mode, then returns to SWMR
+    /// appending for the runs still being written. Waiting records are written first.
+    /// Lock held.
+    private func restructure(_ body: (hid_t) throws(FramelabError) -> Void) throws(FramelabError) {
+        // 1. Park the writers: their records go to the file, their objects are closed.
+        var firstError: FramelabError?
+        for slot in slots {
+            do throws(HDF5Error) { try slot.writePending() } catch {
+                if firstError == nil { firstError = ioError(error.description) }
+            }
+            slot.detach()
+        }
+        if let swmr = file {
+            file = nil
+            if swmr.close() < 0 { throw breakFile("closing it failed: " + HDF5.takeErrorMessage()) }
+        }
+        dirty = false
+        // 2. Change the layout in plain mode; closing writes it all out consistently.
+        do throws(HDF5Error) {
+            let plain = try H5File.open(path, .readWrite)
+            var bodyError: FramelabError?
+            do throws(FramelabError) { try body(plain.id) } catch { bodyError = error }
+            try HDF5.check(plain.close(), "cannot close the file")
+            if let bodyError { firstError = bodyError }
+        } catch {
+            throw breakFile(error.description)
+        }
+        // 3. Back to SWMR appending if anything is still being written.
+        if !slots.isEmpty {
+            do throws(HDF5Error) {
+                let swmr = try H5File.open(path, .swmrWrite)
+                file = swmr
+                for slot in slots { try slot.attach(to: swmr.id) }
+            } catch {
+                throw breakFile(error.description)
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// Records that the file can no longer be used, closes what is open, and returns
+    /// the error to throw. Lock held.
+    private func breakFile(_ reason: String) -> FramelabError {
+        brokenReason = "the file became unusable after an error (\(reason))"
+        for slot in slots {
+            slot.stopAccepting()
+            slot.detach()
+        }
+        file?.close()
+        file = nil
+        return ioError(brokenReason!)
+    }
+
+    private func syncFile() {
+        let fd = openFileDescriptor(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            closeFileDescriptor(fd)
+        }
+    }
+
+    // MARK: - Checks
+
+    private static func validateRunID(_ id: String) throws(FramelabError) {
+        if id.isEmpty || id == "." || id == ".." || id.contains("/") || id.utf8.contains(0) {
+            throw FramelabError(.badInput, "run id '\(id)' is not usable as an HDF5 group name "
+                                + "(it must be non-empty, contain no '/', and not be '.' or '..')")
+        }
+    }
+
+    private static func validateAttributeName(_ name: String) throws(FramelabError) {
+        if name.isEmpty || name.utf8.contains(0) {
+            throw FramelabError(.badInput, "attribute name '\(name)' is empty or contains a NUL character")
+        }
+        if Schema.RunAttribute.reserved.contains(name) {
+            throw FramelabError(.badInput, "attribute '\(name)' is reserved for the recording layer "
+                                + "(reserved: \(Schema.RunAttribute.reserved.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    private static func checkSchema(_ file: hid_t) throws(HDF5Error) {
+        let what = "not a Framelab recording"
+        guard let value = try H5Attributes.read(named: Schema.versionAttribute, on: file) else {
+            throw HDF5Error(what: what, reason: "it has no '\(Schema.versionAttribute)' attribute; it is left untouched")
+        }
+        guard value == .int(Schema.version) else {
+            throw HDF5Error(what: "unsupported recording layout",
+                            reason: "\(Schema.versionAttribute) is \(value), this Framelab writes \(Schema.version)")
+        }
+        guard try HDF5.check(H5Lexists(file, Schema.runsGroup, fl_h5p_default()), "cannot look for /runs") > 0 else {
+            throw HDF5Error(what: what, reason: "it has no '/\(Schema.runsGroup)' group")
+        }
+    }
+
+    /// Runs left `running` by a writer that is gone (we hold the writer's lock) become
+    /// `interrupted`. A run too damaged to read is left as it is.
+    private static func markRunningRunsInterrupted(_ file: hid_t) throws(HDF5Error) {
+        for id in try RunLayout.runNames(in: file) {
+            let status = try? RunLayout.withRunGroup(in: file, runID: id) { (group) throws(HDF5Error) in
+                try H5Attributes.read(named: Schema.RunAttribute.status, on: group)
+            }
+            if status == .string(Schema.Status.running) {
+                try? RunLayout.setStatus(in: file, runID: id, Schema.Status.interrupted)
+            }
+        }
+    }
+
+    // MARK: - Errors
+
+    private func ioError(_ reason: String) -> FramelabError {
+        FramelabError(.io, "cannot write HDF5 file '\(path)': \(reason)")
+    }
+
+    /// Runs an HDF5 step, turning its error into this file's `FramelabError`.
+    @discardableResult
+    private func hdf5<R>(_ what: String, _ body: () throws(HDF5Error) -> R) throws(FramelabError) -> R {
+        do { return try body() } catch { throw ioError("\(what): \(error.description)") }
+    }
+}
