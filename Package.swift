@@ -44,7 +44,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]),
         .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
         .target(name: "FramelabPipeline",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabV4L2"]),
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabV4L2", "FramelabDatasets"]),
         // Plugins: the C ABI (one header), the Swift kit, the host and its isolation worker.
         .target(name: "CFramelabPlugin"),
         .target(name: "FramelabPluginKit", dependencies: ["CFramelabPlugin"]),
@@ -55,8 +55,16 @@ let package = Package(
                           dependencies: ["FramelabCore", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost"],
                           path: "Benchmarks/PluginOverhead"),
 
+        // Face detection: the detector protocol, OpenCV's detectors, Framelab's SIMD cascade.
+        .target(name: "FramelabDetection", dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+        // Face-annotation datasets: loaders (FDDB, WIDER FACE, dlib XML, CSV), composites.
+        .target(name: "FramelabDatasets", dependencies: ["FramelabCore", "FramelabCV"]),
+        // Detector accuracy on datasets: matching, PR/AP, FDDB ROC, the parallel evaluator.
+        .target(name: "FramelabEvaluation",
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabDatasets"]),
         .executableTarget(name: "framelab", dependencies: [
             "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabV4L2",
+            "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -73,6 +81,13 @@ let package = Package(
         .testTarget(name: "FramelabPluginHostTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabPluginHost",
                                    "FramelabTestSupport"]),
+        .testTarget(name: "FramelabDetectionTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabTestSupport"]),
+        .testTarget(name: "FramelabDatasetsTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabDatasets", "FramelabTestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "FramelabEvaluationTests",
+                    dependencies: ["FramelabCore", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
         .testTarget(name: "FramelabCLITests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabTestSupport"]),
     ],

@@ -12,3 +12,7 @@ echo "== framelab run: 300 frames of a 1280x720 synthetic camera through sepia a
 echo
 echo "== framelab report out/demo.h5"
 "$bin" report out/demo.h5
+echo
+echo "== framelab eval: three face detectors on the bundled photographs (Datasets/sample)"
+"$bin" eval --dataset csv:Datasets/sample/faces.csv --detector opencv-haar --detector opencv-lbp --detector cascade \
+    --out out/eval.h5 --run-id "eval-$(date -u +%Y%m%dT%H%M%SZ)"

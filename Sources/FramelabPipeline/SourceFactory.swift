@@ -10,6 +10,7 @@ public enum SourceFactory {
         case "video": return try VideoSource(spec: spec)
         case "synthetic": return try SyntheticSource(spec: spec)
         case "camera": return try CameraSource(spec: spec)
+        case "dataset": return try DatasetSource(spec: spec)
         default:
             throw FramelabError(.badInput,
                 "source '\(text)': unknown scheme '\(spec.scheme)' (schemes: \(SourceSpec.schemeNames))")

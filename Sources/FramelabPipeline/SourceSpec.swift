@@ -14,6 +14,7 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         ("video", "video:PATH[?pace=fast|realtime] — a video file, as fast as possible or at its frame rate"),
         ("synthetic", "synthetic:WxH@FPS — a deterministic moving test pattern at FPS frames per second"),
         ("camera", CameraSource.usage),
+        ("dataset", "dataset:FORMAT:PATH — the images of an annotated face dataset (fddb, wider, dlib, csv)"),
     ]
 
     public init(parsing text: String) throws {

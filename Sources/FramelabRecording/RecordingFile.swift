@@ -194,7 +194,7 @@ public final class RecordingFile: @unchecked Sendable {
     /// Runs `body` on the file opened in plain read-write mode, then returns to SWMR
     /// appending for the runs still being written. Waiting records are written first.
     /// Lock held.
-    private func restructure(_ body: (hid_t) throws(FramelabError) -> Void) throws(FramelabError) {
+    func restructure(_ body: (hid_t) throws(FramelabError) -> Void) throws(FramelabError) {
         // 1. Park the writers: their records go to the file, their objects are closed.
         var firstError: FramelabError?
         for slot in slots {
@@ -306,7 +306,7 @@ public final class RecordingFile: @unchecked Sendable {
 
     /// Runs an HDF5 step, turning its error into this file's `FramelabError`.
     @discardableResult
-    private func hdf5<R>(_ what: String, _ body: () throws(HDF5Error) -> R) throws(FramelabError) -> R {
+    func hdf5<R>(_ what: String, _ body: () throws(HDF5Error) -> R) throws(FramelabError) -> R {
         do { return try body() } catch { throw ioError("\(what): \(error.description)") }
     }
 }

@@ -16,8 +16,8 @@ public final class RunWriter: @unchecked Sendable {
     /// The file's path.
     public var path: String { file.path }
 
-    private let file: RecordingFile
-    private let slot: RunSlot
+    let file: RecordingFile
+    let slot: RunSlot
     private let flusher: PeriodicFlusher
     private let stateLock = PThreadMutex()
     // Guarded by `stateLock`.

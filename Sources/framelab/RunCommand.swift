@@ -36,6 +36,8 @@ struct RunCommand: ParsableCommand {
 
     @Option(name: .long, help: "Threads a recipe splits rows across (default: all cores).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("detector"), help: "A face detector stage NAME[:key=value,...] after the filters (see `framelab detectors`); repeatable.")
+    var detectors: [String] = []
 
     @Option(name: .long, help: "Stop after this many processed frames (dropped frames do not count).")
     var frames: Int?
@@ -88,7 +90,7 @@ struct RunCommand: ParsableCommand {
             let specs = try filters.map { try ElementSpec(parsing: $0) }
             stages = try registry.instantiateChain(specs, path: FilterPath(parsing: path), threads: threads).map { filter in
                 FilterStage(filter, acceptedFormats: PixelFormat.allCases.filter { filter.outputFormat(for: $0) != nil })
-            }
+            } + DetectorStage.make(detectors)
             source = try SourceFactory.open(self.source)
         } catch {
             throw failure(error)
@@ -118,11 +120,13 @@ struct RunCommand: ParsableCommand {
         controls.attach(source as? CameraSource)
         let outputs = live.makeOutputs(source: source, stageNames: stageNames, controls: controls,
                                        stop: { pipeline.requestStop() })
+        let detectionLog = RunDetectionLog(stages: stages, source: source)
 
         var runError: Error?
         do {
             try pipeline.run { event in
                 recorder?.record(event)
+                detectionLog.record(event)
                 tally.add(event)
                 progress.update(tally)
                 outputs.handle(event)
@@ -144,12 +148,14 @@ struct RunCommand: ParsableCommand {
             status = pipeline.wasStopped ? "interrupted" : "completed"
         }
         do {
+            if !detectionLog.isEmpty { for table in detectionLog.runTables { try writer?.addTable(table) } }
             try writer?.finish(status: status)
         } catch {
             if runError == nil { runError = error }
         }
 
         print(tally.summary(stageNames: stageNames, policy: pipeline.policy))
+        for line in detectionLog.summary { print(line) }
         if let out {
             print("recorded run '\(id)' in \(out) (status: \(status))")
         }
@@ -170,6 +176,7 @@ struct RunCommand: ParsableCommand {
             "filters": .strings(filters),
             "filter_path": .string(path),
             "threads": .int(Int64(threads)),
+            "detectors": .strings(detectors),
             "queue_capacity": .int(Int64(pipeline.policy == .dropLate ? 1 : queueCapacity)),
         ]
         if let frames { attributes["frames_requested"] = .int(Int64(frames)) }

@@ -1,0 +1,13 @@
+import FramelabCore
+
+/// A configured face detector: an image in, faces out.
+///
+/// Instances keep per-image scratch buffers, so one instance serves one thread at a
+/// time; evaluating on several threads makes one instance per thread (see
+/// `DetectorDescriptor.instantiate`).
+public protocol FaceDetector: AnyObject {
+    /// The registry name (`opencv-haar`, `cascade`, …).
+    var name: String { get }
+    /// Faces in `image` (any pixel format; detectors convert what they need).
+    func detect(_ image: Mat) throws -> [FaceDetection]
+}

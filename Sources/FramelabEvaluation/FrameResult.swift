@@ -1,0 +1,23 @@
+import FramelabDetection
+
+/// One detector on one dataset image: what it found, how that matched, how long it took.
+public struct FrameResult: Sendable {
+    /// The image's position in the dataset.
+    public var index: Int
+    public var name: String
+    /// Why the frame failed (missing or corrupt image, detector error); nil when it ran.
+    public var failure: String?
+    public var detections: [FaceDetection]
+    public var match: FrameMatch
+    /// Monotonic start of the detector call and its duration, nanoseconds.
+    public var startNs: UInt64
+    public var durationNs: UInt64
+
+    public var milliseconds: Double { Double(durationNs) / 1e6 }
+
+    public init(index: Int, name: String, failure: String?, detections: [FaceDetection], match: FrameMatch,
+                startNs: UInt64, durationNs: UInt64) {
+        self.index = index; self.name = name; self.failure = failure; self.detections = detections
+        self.match = match; self.startNs = startNs; self.durationNs = durationNs
+    }
+}

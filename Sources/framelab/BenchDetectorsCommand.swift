@@ -1,0 +1,118 @@
+import ArgumentParser
+import FramelabCore
+import FramelabCV
+import FramelabDatasets
+import FramelabDetection
+import FramelabEvaluation
+import FramelabFilters
+import Foundation
+
+/// `framelab bench detectors`: Framelab's SIMD cascade against OpenCV's CascadeClassifier
+/// (same XML, same parameters, one thread), and evaluation on two threads against one.
+struct BenchDetectorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detectors",
+        abstract: "Compare the cascade detector with OpenCV's, and 2-thread with 1-thread evaluation.",
+        discussion: """
+            Part 1: for each cascade XML, both evaluators run every image of the dataset once per round on
+            one thread (OpenCV's thread pool set to 1), rounds interleaved; min and median of the rounds,
+            the speed-up (OpenCV time / cascade time) and the share of OpenCV's boxes that a cascade box
+            matches at IoU >= 0.8.
+            Part 2: `eval` of the same detectors over seeded composites (real face crops on real
+            backgrounds, generated into a temporary folder) with --threads 1 and 2; wall-time ratio.
+            Goals (issue 5): cascade >= 1.5x faster with >= 98% of boxes matched; 2 threads >= 1.8x.
+            """)
+
+    @Option(name: .long, help: "Images to time the cascades on (FORMAT:PATH).")
+    var dataset = "csv:Datasets/sample/faces.csv"
+
+    @Option(name: .customLong("cascade"), help: "Cascade XML to compare (repeatable; default: frontalface_default and alt2).")
+    var cascades: [String] = []
+
+    @Option(name: .long, help: "Timed rounds after one warm-up round.")
+    var repeats = 5
+
+    @Option(name: .long, help: "Pyramid scale step.")
+    var scale = 1.1
+
+    @Option(name: .long, help: "Neighbours a box needs.")
+    var neighbours = 3
+
+    @Option(name: .customLong("min-size"), help: "Smallest face searched for, in pixels.")
+    var minSize = 24
+
+    @Option(name: .customLong("composites"), help: "Composite images for the thread-scaling part (0 skips it).")
+    var composites = 24
+
+    @Option(name: .customLong("sample-images"), help: "Folder with lfw_subset.npy and background photos for composites.")
+    var sampleImages = "Datasets/sample/images"
+
+    @Flag(name: .long, help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        if repeats < 1 { throw usageError("--repeats must be at least 1, got \(repeats)") }
+        if scale <= 1 { throw usageError("--scale must be greater than 1, got \(scale)") }
+        if composites < 0 { throw usageError("--composites must not be negative, got \(composites)") }
+    }
+
+    func run() throws {
+        do {
+            let data = try FaceDataset.load(dataset)
+            let images = data.images.compactMap { try? ImageCodec.read($0.path, as: .gray8) }
+            guard !images.isEmpty else { throw FramelabError(.badInput, "dataset '\(dataset)': no readable images") }
+            let xmls = cascades.isEmpty ? [CascadeFiles.haarFrontalFace, CascadeFiles.haarFrontalFaceAlt2] : cascades
+            let settings = SlidingWindowSettings(scaleFactor: scale, minNeighbours: neighbours, minSize: minSize)
+            if !json { print("== cascade vs opencv-haar: \(images.count) images, scale \(scale), neighbours \(neighbours), min-size \(minSize), 1 thread, \(repeats) rounds") }
+            let rows = try DetectorBenchmark.compareCascades(images: images, cascades: xmls, settings: settings, repeats: repeats)
+            var scaling: DetectorBenchmark.ThreadScaling?
+            if composites > 0 {
+                let dir = FileManager.default.temporaryDirectory.appendingPathComponent("framelab-bench-\(getpid())")
+                defer { try? FileManager.default.removeItem(at: dir) }
+                let backgrounds = ["brick.png", "grass.png", "gravel.png", "coffee.png"].map { sampleImages + "/" + $0 }
+                let composite = try CompositeGenerator(lfwSubset: sampleImages + "/lfw_subset.npy", backgrounds: backgrounds, seed: 1)
+                    .generate(count: composites, into: dir.path)
+                let specs = try ["opencv-haar", "opencv-lbp", "cascade"].map { try ElementSpec(parsing: $0) }
+                scaling = try DetectorBenchmark.evaluationScaling(dataset: composite, detectors: specs, repeats: max(1, repeats / 2))
+            }
+            if json {
+                try printJSON(rows, scaling)
+            } else {
+                printText(rows, scaling)
+            }
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private func printText(_ rows: [DetectorBenchmark.CascadeComparison], _ scaling: DetectorBenchmark.ThreadScaling?) {
+        print("cascade XML                           opencv min/median ms   cascade min/median ms   speed-up min (median)   boxes matched")
+        for r in rows {
+            let name = (r.cascade as NSString).lastPathComponent
+            let padded = name.count >= 37 ? name : name + String(repeating: " ", count: 37 - name.count)
+            print(padded + String(format: " %9.1f / %-9.1f %10.1f / %-9.1f %8.2fx (%.2fx) %10d/%d (%.1f%%)",
+                         r.openCV.min, r.openCV.median, r.framelab.min, r.framelab.median, r.speedup, r.medianSpeedup,
+                         r.matchedBoxes, r.openCVBoxes, 100 * r.matchedShare))
+        }
+        if let s = scaling {
+            print("== eval opencv-haar + opencv-lbp + cascade on \(s.images) composites: 1 thread vs 2 threads")
+            print(String(format: "1 thread %.1f ms (median %.1f), 2 threads %.1f ms (median %.1f): %.2fx (median %.2fx)",
+                         s.oneThread.min, s.oneThread.median, s.twoThreads.min, s.twoThreads.median, s.speedup, s.medianSpeedup))
+        }
+    }
+
+    private func printJSON(_ rows: [DetectorBenchmark.CascadeComparison], _ scaling: DetectorBenchmark.ThreadScaling?) throws {
+        var object: [String: Any] = ["cascades": rows.map { r -> [String: Any] in
+            ["cascade": r.cascade, "opencv_min_ms": r.openCV.min, "opencv_median_ms": r.openCV.median,
+             "cascade_min_ms": r.framelab.min, "cascade_median_ms": r.framelab.median, "speedup": r.speedup,
+             "median_speedup": r.medianSpeedup, "opencv_boxes": r.openCVBoxes, "matched_boxes": r.matchedBoxes,
+             "cascade_boxes": r.framelabBoxes, "matched_share": r.matchedShare]
+        }]
+        if let s = scaling {
+            object["eval_threads"] = ["images": s.images, "one_thread_min_ms": s.oneThread.min,
+                                      "two_threads_min_ms": s.twoThreads.min, "speedup": s.speedup,
+                                      "median_speedup": s.medianSpeedup]
+        }
+        print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import FramelabCore
+import FramelabDatasets
+import FramelabDetection
+import FramelabEvaluation
+import FramelabFilters
+import Foundation
+
+/// `framelab eval`: several detectors on the same dataset images, one comparison table.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Evaluate face detectors on an annotated dataset and compare them in one table.",
+        discussion: """
+            Datasets (--dataset FORMAT:PATH):
+              \(DatasetFormat.allCases.map(\.usage).joined(separator: "\n  "))
+            The bundled sample: csv:Datasets/sample/faces.csv (see Datasets/README.md).
+
+            Detectors (--detector NAME[:key=value,...], repeatable; see `framelab detectors`):
+              \(DetectorRegistry.builtIns.descriptors.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n  "))
+
+            Matching: detections in decreasing score order each take the unmatched face they overlap most
+            at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on.
+            With --out, every detection, the matching and the timings of every frame go into an HDF5 run
+            (docs/hdf5-schema.md).
+            """)
+
+    @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib or csv).")
+    var dataset: String
+
+    @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...]; repeat to compare several.")
+    var detectors: [String] = []
+
+    @Option(name: .long, help: "Worker threads; each evaluates whole images with its own detector instances.")
+    var threads: Int = 1
+
+    @Option(name: .long, help: "Evaluate only the first N images of the dataset.")
+    var limit: Int?
+
+    @Option(name: .long, help: "Record detections, matches and timings into this HDF5 file (runs are appended).")
+    var out: String?
+
+    @Option(name: .customLong("run-id"), help: "Name of the run inside the HDF5 file (default: UTC time and a random suffix).")
+    var runID: String?
+
+    @Flag(name: .long, help: "Print one JSON object instead of the table.")
+    var json = false
+
+    @Flag(name: .long, help: "Print no progress line.")
+    var quiet = false
+
+    func validate() throws {
+        if detectors.isEmpty { throw usageError("--detector is required (for example --detector opencv-haar)") }
+        if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
+        if let limit, limit < 1 { throw usageError("--limit must be at least 1, got \(limit)") }
+        if let runID, runID.isEmpty || runID.contains("/") {
+            throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
+        }
+    }
+
+    func run() throws {
+        let evaluator: DatasetEvaluator
+        var data: FaceDataset
+        do {
+            data = try FaceDataset.load(dataset)
+            if let limit { data.images = Array(data.images.prefix(limit)) }
+            var specs = try detectors.map { try ElementSpec(parsing: $0) }
+            // YuNet needs a model file the user brings; without one it is skipped, not fatal.
+            let withoutModel = specs.filter { $0.name == "opencv-yunet" && !$0.arguments.contains { $0.key == "model" } }
+            if !withoutModel.isEmpty && withoutModel.count < specs.count {
+                printToStandardError("framelab: warning: skipping opencv-yunet: no model given "
+                                     + "(--detector opencv-yunet:model=face_detection_yunet_2022mar.onnx)")
+                specs.removeAll { s in withoutModel.contains(s) }
+            }
+            evaluator = try DatasetEvaluator(dataset: data, detectors: specs, threads: threads)
+        } catch {
+            throw failure(error)
+        }
+        let id = runID ?? RunIdentifier.make()
+        let recorder: EvalRecorder?
+        do {
+            recorder = try out.map { try EvalRecorder(path: $0, runID: id, command: self, dataset: data, evaluator: evaluator) }
+        } catch {
+            throw failure(error)
+        }
+
+        let progress = EvalProgress(enabled: !quiet)
+        let result: DatasetEvaluator.Evaluation
+        do {
+            result = try evaluator.run { done, total in progress.update(done: done, total: total) }
+        } catch {
+            progress.finish()
+            try? recorder?.finish(status: "failed: \((error as? FramelabError)?.message ?? "\(error)")")
+            throw failure(error)
+        }
+        progress.finish()
+        let rows = result.frames.indices.map { DetectorSummary(name: evaluator.label($0), frames: result.frames[$0]) }
+        do {
+            try recorder?.record(result, summaries: rows)
+            try recorder?.finish(status: "completed")
+        } catch {
+            throw failure(error)
+        }
+
+        let faces = data.faceCount
+        if json {
+            print(try EvalReport.json(rows, dataset: dataset, images: data.images.count, faces: faces, threads: threads,
+                                      wallSeconds: result.wallSeconds, out: out, runID: out == nil ? nil : id))
+        } else {
+            print(EvalReport.table(rows, dataset: dataset, images: data.images.count, faces: faces, threads: threads,
+                                   wallSeconds: result.wallSeconds))
+            if let out { print("recorded run '\(id)' in \(out)") }
+        }
+        for (k, frames) in result.frames.enumerated() {
+            for f in frames where f.failure != nil {
+                printToStandardError("framelab: warning: \(evaluator.label(k)): image \(f.index) failed: \(f.failure!)")
+            }
+        }
+    }
+}

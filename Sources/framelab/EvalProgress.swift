@@ -1,0 +1,35 @@
+import FramelabCore
+import Foundation
+
+/// `framelab eval`'s progress on standard error: images done out of the total, redrawn
+/// in place on a terminal, a plain line every few seconds otherwise. Called from worker
+/// threads, so it locks.
+final class EvalProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let enabled: Bool
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private let started = MonotonicClock.now()
+    private var lastDraw: UInt64 = 0
+    private var drew = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(done: Int, total: Int) {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        let now = MonotonicClock.now()
+        let interval = isTerminal ? ProgressLine.terminalInterval : ProgressLine.logInterval
+        guard now - lastDraw >= interval || (done == total && drew) else { return }
+        lastDraw = now
+        let seconds = Double(now - started) / 1e9
+        let text = String(format: "framelab: eval %d/%d images, %.1f images/s", done, total,
+                          seconds > 0 ? Double(done) / seconds : 0)
+        printToStandardError(isTerminal ? "\r\u{1B}[K" + text : text, terminator: isTerminal ? "" : "\n")
+        drew = true
+    }
+
+    func finish() {
+        lock.lock(); defer { lock.unlock() }
+        if enabled && drew && isTerminal { printToStandardError("") }
+    }
+}

@@ -1,0 +1,70 @@
+import FramelabCore
+import FramelabDatasets
+import FramelabDetection
+import FramelabEvaluation
+import FramelabRecording
+import Foundation
+
+/// Writes one `framelab eval` into an HDF5 run: one stage per detector and one frame per
+/// dataset image (timings and failures exactly as `framelab run` records them), then the
+/// detection tables (every detection with its match, the ground truth, per-frame counts,
+/// curves and metrics) under the same run group.
+final class EvalRecorder {
+    let path: String
+    let runID: String
+    let writer: RunWriter
+    let dataset: FaceDataset
+
+    init(path: String, runID: String, command: EvalCommand, dataset: FaceDataset, evaluator: DatasetEvaluator) throws {
+        self.path = path
+        self.runID = runID
+        self.dataset = dataset
+        let labels = evaluator.specs.indices.map { evaluator.label($0) }
+        let attributes: [String: AttributeValue] = [
+            "started_utc": .string(HostInfo.utcNowISO8601()),
+            "host": .string(HostInfo.hostName),
+            "cpu_model": .string(HostInfo.cpuModel),
+            "cpu_cores": .int(Int64(HostInfo.coreCount)),
+            "framelab_version": .string(FramelabVersion.string),
+            "git_commit": .string(FramelabVersionInfo.gitCommit ?? "unknown"),
+            "command_line": .string(quotedCommandLine),
+            "kind": .string("eval"),
+            "source": .string("dataset:" + command.dataset),
+            "dataset": .string(command.dataset),
+            "detectors": .strings(labels),
+            "threads": .int(Int64(command.threads)),
+            "match_iou": .double(FaceMatching.defaultThreshold),
+        ]
+        writer = try RecordingFile(path: path).createRun(id: runID, attributes: attributes, stageNames: labels)
+    }
+
+    private var tables = DetectionTables()
+
+    func record(_ result: DatasetEvaluator.Evaluation, summaries: [DetectorSummary]) throws {
+        for (i, image) in dataset.images.enumerated() {
+            let frames = result.frames.map { $0[i] }
+            let arrival = frames.map(\.startNs).min() ?? 0
+            writer.append(FrameRecord(index: Int64(i), ptsNs: 0, arrivalNs: Int64(arrival), dropped: false,
+                                      failed: frames.contains { $0.failure != nil }))
+            tables.add(frame: i, faces: image.faces)
+            for (k, frame) in frames.enumerated() {
+                tables.add(frame, detector: k)
+                if let reason = frame.failure {
+                    writer.append(FailureRecord(frame: Int64(i), stage: Int32(k), reason: reason))
+                    continue
+                }
+                writer.append(StageTimingRecord(frame: Int64(i), stage: Int32(k), startNs: Int64(frame.startNs),
+                                                durationNs: Int64(frame.durationNs)))
+                tables.add(frame: i, detector: k, frame.detections, outcomes: frame.match.outcomes)
+            }
+        }
+        for (k, s) in summaries.enumerated() { tables.add(s, detector: k) }
+        try writer.setAttribute("wall_seconds", .double(result.wallSeconds))
+    }
+
+    /// Adds the detection tables to the run's group, then ends the run.
+    func finish(status: String) throws {
+        for table in tables.all { try writer.addTable(table) }
+        try writer.finish(status: status)
+    }
+}
