@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# The main job on bundled default data: builds Framelab, runs a filter chain over the
-# synthetic camera, records it into out/demo.h5 and prints its report.
+# The main job on bundled default data, all recorded into out/demo.h5 (one file, many runs):
+#  1. a filter chain over the synthetic camera, with its per-stage report;
+#  2. three face detectors evaluated on the bundled photographs (Datasets/sample);
+#  3. a short filter benchmark: SIMD, recipe and OpenCV side by side, with the frame-budget table.
+# Then `bash scripts/notebooks.sh` turns out/demo.h5 into HTML reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
 mkdir -p out
 bin=.build/release/framelab
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
 echo "== framelab run: 300 frames of a 1280x720 synthetic camera through sepia and hue"
 "$bin" run --source synthetic:1280x720@30 --frames 300 --filter sepia:intensity=0.8 --filter hue:angle=0.6 \
-    --out out/demo.h5 --run-id "demo-$(date -u +%Y%m%dT%H%M%SZ)"
+    --out out/demo.h5 --run-id "demo-$stamp"
 echo
-echo "== framelab report out/demo.h5"
-"$bin" report out/demo.h5
+echo "== framelab report out/demo.h5 --run demo-$stamp"
+"$bin" report out/demo.h5 --run "demo-$stamp"
 echo
 echo "== framelab eval: three face detectors on the bundled photographs (Datasets/sample)"
 "$bin" eval --dataset csv:Datasets/sample/faces.csv --detector opencv-haar --detector opencv-lbp --detector cascade \
-    --out out/eval.h5 --run-id "eval-$(date -u +%Y%m%dT%H%M%SZ)"
+    --out out/demo.h5 --run-id "eval-$stamp"
+echo
+echo "== framelab bench filters: five colour filters and the four-operation chain"
+"$bin" bench filters --filter gray --filter sepia --filter hue --filter colorControls --filter gamma \
+    --chain-size 1280x720 --chain-size 1920x1080 --repeats 7 --out out/demo.h5
+echo
+echo "Recorded in out/demo.h5. HTML reports: bash scripts/notebooks.sh out/demo.h5"

@@ -34,11 +34,17 @@ final class EvalRecorder {
             "detectors": .strings(labels),
             "threads": .int(Int64(command.threads)),
             "match_iou": .double(FaceMatching.defaultThreshold),
+            // Frame i is image_paths[i]: notebooks draw boxes on the images from it.
+            "image_paths": .strings(dataset.images.map { Self.absolute($0.path) }),
         ]
         writer = try RecordingFile(path: path).createRun(id: runID, attributes: attributes, stageNames: labels)
     }
 
     private var tables = DetectionTables()
+
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
 
     func record(_ result: DatasetEvaluator.Evaluation, summaries: [DetectorSummary]) throws {
         for (i, image) in dataset.images.enumerated() {
