@@ -1,6 +1,6 @@
 /* A Framelab plugin in plain C, compiled with only framelab_plugin.h:
  *   cc -shared -fPIC -O2 -I"$(framelab plugins sdk --include)" invert.c -o libinvert.so
- * Two filters: `invert` (photographic negative, blended by `amount`) and `noop`
+ * Two filters: `negative` (photographic negative, blended by `amount`) and `noop`
  * (passes frames through untouched; the benchmark's do-nothing plugin). */
 #include <framelab_plugin.h>
 #include <stdio.h>
@@ -63,7 +63,7 @@ static const fl_plugin_param invert_params[] = {
 };
 
 static const fl_plugin_element elements[] = {
-    {.kind = FL_PLUGIN_FILTER, .name = "invert", .version = "1.0.0",
+    {.kind = FL_PLUGIN_FILTER, .name = "negative", .version = "1.0.0",
      .description = "photographic negative of every colour channel, alpha kept",
      .formats = formats, .format_count = 3, .params = invert_params, .param_count = 1,
      .create = invert_create, .process = invert_process, .destroy = free_instance},

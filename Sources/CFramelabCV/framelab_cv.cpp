@@ -31,15 +31,21 @@ struct fl_video_writer {
 
 namespace {
 
-// Framelab reports every failure in one line of its own, so OpenCV's and FFmpeg's
-// console chatter is silenced at load time (before the FFmpeg backend registers).
-// A user who wants it back sets OPENCV_LOG_LEVEL / OPENCV_FFMPEG_LOGLEVEL.
+// Set once at load time, before any OpenCV call:
+// - Framelab reports every failure in one line of its own, so OpenCV's and FFmpeg's console
+//   chatter is silenced (before the FFmpeg backend registers). OPENCV_LOG_LEVEL /
+//   OPENCV_FFMPEG_LOGLEVEL bring it back.
+// - OpenCV's own thread pool (TBB on Debian) is off: Framelab runs its own threads, its
+//   benchmarks compare one-thread OpenCV, and TBB workers still running while the process
+//   exits crashed it intermittently. FRAMELAB_OPENCV_THREADS=N turns the pool back on.
 struct QuietLibraries {
     QuietLibraries() {
         setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET
         if (!std::getenv("OPENCV_LOG_LEVEL")) {
             cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
         }
+        const char *threads = std::getenv("FRAMELAB_OPENCV_THREADS");
+        cv::setNumThreads(threads ? std::atoi(threads) : 1);
     }
 };
 const QuietLibraries quiet_libraries;

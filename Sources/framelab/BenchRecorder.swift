@@ -16,16 +16,7 @@ final class BenchRecorder {
     init(path: String, commandLine: String) throws {
         file = try RecordingFile(path: path)
         runID = "bench-" + RunIdentifier.make()
-        attributes = [
-            "kind": .string("bench filters"),
-            "started_utc": .string(HostInfo.utcNowISO8601()),
-            "host": .string(HostInfo.hostName),
-            "cpu_model": .string(HostInfo.cpuModel),
-            "cpu_cores": .int(Int64(HostInfo.coreCount)),
-            "framelab_version": .string(FramelabVersion.string),
-            "git_commit": .string(FramelabVersionInfo.gitCommit ?? "unknown"),
-            "command_line": .string(commandLine),
-        ]
+        attributes = RunContext.attributes(commandLine: commandLine).merging(["kind": .string("bench filters")]) { $1 }
     }
 
     /// Writes one stage per case, with its timed repetitions, and the summary attributes.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FramelabCore
+import FramelabRecording
 import Foundation
 
 /// Prints a one-line error to standard error and returns the exit code to throw.
@@ -54,4 +55,19 @@ var quotedCommandLine: String {
         arg.isEmpty || arg.contains(where: { " \t\"'$\\*?&;|<>()".contains($0) })
             ? "'" + arg.replacingOccurrences(of: "'", with: "'\\''") + "'" : arg
     }.joined(separator: " ")
+}
+
+/// The context every recorded run carries (schema: run attributes), whatever made it.
+enum RunContext {
+    static func attributes(commandLine: String) -> [String: AttributeValue] {
+        [
+            "started_utc": .string(HostInfo.utcNowISO8601()),
+            "host": .string(HostInfo.hostName),
+            "cpu_model": .string(HostInfo.cpuModel),
+            "cpu_cores": .int(Int64(HostInfo.coreCount)),
+            "framelab_version": .string(FramelabVersion.string),
+            "git_commit": .string(FramelabVersionInfo.gitCommit ?? "unknown"),
+            "command_line": .string(commandLine),
+        ]
+    }
 }

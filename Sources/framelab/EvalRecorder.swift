@@ -20,14 +20,7 @@ final class EvalRecorder {
         self.runID = runID
         self.dataset = dataset
         let labels = evaluator.specs.indices.map { evaluator.label($0) }
-        let attributes: [String: AttributeValue] = [
-            "started_utc": .string(HostInfo.utcNowISO8601()),
-            "host": .string(HostInfo.hostName),
-            "cpu_model": .string(HostInfo.cpuModel),
-            "cpu_cores": .int(Int64(HostInfo.coreCount)),
-            "framelab_version": .string(FramelabVersion.string),
-            "git_commit": .string(FramelabVersionInfo.gitCommit ?? "unknown"),
-            "command_line": .string(quotedCommandLine),
+        let attributes = RunContext.attributes(commandLine: quotedCommandLine).merging([
             "kind": .string("eval"),
             "source": .string("dataset:" + command.dataset),
             "dataset": .string(command.dataset),
@@ -36,7 +29,7 @@ final class EvalRecorder {
             "match_iou": .double(FaceMatching.defaultThreshold),
             // Frame i is image_paths[i]: notebooks draw boxes on the images from it.
             "image_paths": .strings(dataset.images.map { Self.absolute($0.path) }),
-        ]
+        ]) { $1 }
         writer = try RecordingFile(path: path).createRun(id: runID, attributes: attributes, stageNames: labels)
     }
 

@@ -163,14 +163,8 @@ struct RunCommand: ParsableCommand {
     }
 
     private func runAttributes(source: any FrameSource, pipeline: Pipeline) -> [String: AttributeValue] {
-        var attributes: [String: AttributeValue] = [
-            "started_utc": .string(HostInfo.utcNowISO8601()),
-            "host": .string(HostInfo.hostName),
-            "cpu_model": .string(HostInfo.cpuModel),
-            "cpu_cores": .int(Int64(HostInfo.coreCount)),
-            "framelab_version": .string(FramelabVersion.string),
-            "git_commit": .string(FramelabVersionInfo.gitCommit ?? "unknown"),
-            "command_line": .string(quotedCommandLine),
+        var attributes = RunContext.attributes(commandLine: quotedCommandLine)
+        attributes.merge([
             "source": .string(self.source),
             "policy": .string(pipeline.policy.rawValue),
             "filters": .strings(filters),
@@ -178,7 +172,7 @@ struct RunCommand: ParsableCommand {
             "threads": .int(Int64(threads)),
             "detectors": .strings(detectors),
             "queue_capacity": .int(Int64(pipeline.policy == .dropLate ? 1 : queueCapacity)),
-        ]
+        ]) { $1 }
         if let frames { attributes["frames_requested"] = .int(Int64(frames)) }
         if let fps = source.nominalFPS { attributes["source_fps"] = .double(fps) }
         if let camera = source as? CameraSource { attributes["camera_negotiation"] = .string(camera.negotiation) }

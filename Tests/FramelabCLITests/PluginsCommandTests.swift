@@ -126,7 +126,7 @@ import Testing
     @Test func examplePluginsAreFoundWithoutAnyPath() throws {
         let list = try TestSupport.framelab(["plugins", "list"])
         #expect(list.status == 0, "\(list.stderr)")
-        for name in ["posterize", "bright-spot", "invert", "noop", "canny", "lbp-face"] {
+        for name in ["posterize", "bright-spot", "negative", "noop", "canny", "lbp-face"] {
             #expect(list.stdout.contains("\n" + name + " "), "\(name) missing from: \(list.stdout)")
         }
         #expect(!list.stdout.contains("rejected"), "\(list.stdout)")
@@ -169,7 +169,7 @@ import Testing
                                                      "--plugin-path", crash, "--filter", "broken"]),
                            mentions: [crash, "crashed with signal 11", "test run"])
         expectOneLineError(try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--frames", "3",
-                                                     "--filter", "invert:amount=5"]),
+                                                     "--filter", "negative:amount=5"]),
                            mentions: [PluginBuilder.example("c-invert"), "'amount' = 5.0 is outside 0…1"])
         expectOneLineError(try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--frames", "3",
                                                      "--filter", "lbp-face"]),

@@ -12,7 +12,7 @@ import Testing
         _ = try PluginBuilder.compile(PluginBuilder.exampleC, name: "invert", in: dir)
         let bad = try PluginBuilder.broken("ABI_MAJOR", in: dir)
         let catalog = PluginCatalog.discover(searchPath: [dir.path, dir.path + "/"])
-        #expect(catalog.elements.map(\.info.name) == ["invert", "noop"], "the same file is loaded once")
+        #expect(catalog.elements.map(\.info.name) == ["negative", "noop"], "the same file is loaded once")
         #expect(catalog.problems.count == 1)
         #expect(catalog.problems.first?.hasPrefix(bad) == true)
     }
@@ -30,8 +30,8 @@ import Testing
         let (registry, clashes) = PluginCatalog.discover(searchPath: [path]).registry()
         #expect(clashes.isEmpty)
         #expect(registry["sepia"]?.origin == "built-in")
-        #expect(registry["invert"]?.origin == path)
-        let filter = try registry.instantiate(ElementSpec(parsing: "invert:amount=0.25"))
+        #expect(registry["negative"]?.origin == path)
+        let filter = try registry.instantiate(ElementSpec(parsing: "negative:amount=0.25"))
         let input = PluginTestImages.gradient(width: 32, height: 8)
         #expect(try filter.process(input).hasSamePixels(as: PluginTestImages.inverted(input, amount: 0.25)))
     }
@@ -40,11 +40,11 @@ import Testing
         let dir = try TestSupport.makeTemporaryDirectory()
         let path = try PluginBuilder.compile(PluginBuilder.exampleC, name: "invert", in: dir)
         let catalog = PluginCatalog.discover(searchPath: [path])
-        let spec = try ElementSpec(parsing: "invert:amount=5")
+        let spec = try ElementSpec(parsing: "negative:amount=5")
         #expect(throws: FramelabError.self) { try catalog.registry().registry.instantiate(spec) }
-        #expect { try catalog.element(named: "invert")!.values(for: spec) } throws: { error in
+        #expect { try catalog.element(named: "negative")!.values(for: spec) } throws: { error in
             let m = (error as? FramelabError)?.message ?? ""
-            return m.hasPrefix(path) && m.contains("'invert'") && m.contains("'amount' = 5.0 is outside 0…1")
+            return m.hasPrefix(path) && m.contains("'negative'") && m.contains("'amount' = 5.0 is outside 0…1")
         }
     }
 

@@ -25,7 +25,7 @@ import Testing
         let library = try PluginLibrary(path: PluginBuilder.compile(PluginBuilder.exampleC, name: "invert", in: dir))
         #expect(library.name == "c-invert")
         #expect(library.abiVersion == PluginABI.versionText)
-        #expect(library.elements.map(\.info.name) == ["invert", "noop"])
+        #expect(library.elements.map(\.info.name) == ["negative", "noop"])
         let amount = try #require(library.elements[0].info.parameters.first)
         #expect(amount.name == "amount" && amount.type == .float && amount.rangeText == "0…1" && amount.defaultValue == .float(1))
         #expect(library.elements[0].info.formats == [.gray8, .bgr8, .bgra8])
