@@ -55,7 +55,6 @@ int same_buffer(const cv::Mat &out, const void *before, char *err, size_t err_le
 
 extern "C" {
 
-void fl_cv_set_threads(int threads) { cv::setNumThreads(threads); }
 
 int fl_cv_transform(const fl_image *src, const fl_image *dst, const double *matrix,
                     char *err, size_t err_len) {

@@ -102,15 +102,6 @@ public final class YuNetFaceDetector {
     }
 }
 
-/// OpenCV's own thread pool, used inside single calls (detectMultiScale splits rows).
-public enum OpenCVThreads {
-    /// Threads OpenCV may use per call; set 1 when Framelab parallelises itself or to time one core.
-    public static var count: Int {
-        get { Int(fl_cv_get_num_threads()) }
-        set { fl_cv_set_num_threads(Int32(newValue)) }
-    }
-}
-
 extension Mat {
     /// A resized copy (bilinear; area averaging when shrinking) made by OpenCV.
     public func resized(width: Int, height: Int) throws -> Mat {

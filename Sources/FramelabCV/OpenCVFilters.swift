@@ -4,9 +4,6 @@ import FramelabCore
 /// OpenCV's versions of the built-in filter operations, run on headers over `Mat` memory
 /// (no copies). They are the references the built-in paths are measured against.
 public enum OpenCVFilters {
-    /// How many threads OpenCV's own parallel loops may use (benchmarks pin it to 1).
-    public static func setThreads(_ count: Int) { fl_cv_set_threads(Int32(count)) }
-
     /// cv::transform with `matrix` (channels rows × channels + 1 columns, last column the
     /// bias) in the image's channel order.
     public static func transform(_ input: Mat, into output: Mat, matrix: [Double]) throws {

@@ -11,8 +11,6 @@
 extern "C" {
 #endif
 
-// cv::setNumThreads: how many threads OpenCV's own parallel loops may use (0 = its default).
-void fl_cv_set_threads(int threads);
 
 // cv::transform with a rows x (cols + 1) matrix in the image's channel order (B, G, R[, A]);
 // `matrix` holds channels x (channels + 1) doubles, the last column being the bias.

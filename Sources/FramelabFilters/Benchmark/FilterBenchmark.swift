@@ -33,8 +33,9 @@ public struct FilterBenchmark {
     public func run(progress: (String) -> Void) throws -> BenchReport {
         var report = BenchReport()
         // The goals are about one thread; OpenCV's own loops would otherwise use every core.
-        OpenCVFilters.setThreads(1)
-        defer { OpenCVFilters.setThreads(0) }
+        let openCVThreads = OpenCVThreads.count
+        OpenCVThreads.count = 1
+        defer { OpenCVThreads.count = openCVThreads }
         let timer = configuration.timer
         let threadCounts = configuration.threads > 1 ? [1, configuration.threads] : [1]
 
