@@ -33,8 +33,8 @@ def runs_file(tmp_path_factory) -> Path:
     h5 = tmp / "runs.h5"
     framelab("run", "--source", "synthetic:160x120@200", "--frames", "40", "--filter", "sepia",
              "--filter", "hue:angle=0.5", "--policy", "keep-all", "--out", str(h5), "--run-id", "chain", "--quiet")
-    # 1280x720 sepia cannot keep up with 400 fps: drop-late must drop.
-    framelab("run", "--source", "synthetic:1280x720@400", "--frames", "30", "--filter", "sepia",
+    # Scalar-path sepia at 1280x720 (~15 ms) cannot keep up with 400 fps: drop-late must drop.
+    framelab("run", "--source", "synthetic:1280x720@400", "--frames", "30", "--filter", "sepia", "--path", "scalar",
              "--policy", "drop-late", "--out", str(h5), "--run-id", "dropping", "--quiet")
     folder = tmp / "images"
     folder.mkdir()
