@@ -1,6 +1,7 @@
 // The C++ side of the OpenCV bridge. Every entry point catches cv::Exception (and any
 // other C++ exception) so nothing unwinds into Swift; failures become status codes.
 #include "framelab_cv.h"
+#include "bridge_image.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/utils/logger.hpp>
@@ -31,6 +32,8 @@ struct fl_video_writer {
 
 namespace {
 
+using fl_bridge::header;
+
 // Set once at load time, before any OpenCV call:
 // - Framelab reports every failure in one line of its own, so OpenCV's and FFmpeg's console
 //   chatter is silenced (before the FFmpeg backend registers). OPENCV_LOG_LEVEL /
@@ -54,16 +57,6 @@ void set_error(char *err, size_t err_len, const std::string &message) {
     if (err && err_len) std::snprintf(err, err_len, "%s", message.c_str());
 }
 
-int cv_type(int32_t format) {
-    switch (format) {
-    case FL_FORMAT_GRAY8: return CV_8UC1;
-    case FL_FORMAT_BGR8: return CV_8UC3;
-    case FL_FORMAT_BGRA8: return CV_8UC4;
-    case FL_FORMAT_GRAYF32: return CV_32FC1;
-    default: return -1;
-    }
-}
-
 int32_t fl_format(int type) {
     switch (type) {
     case CV_8UC1: return FL_FORMAT_GRAY8;
@@ -72,12 +65,6 @@ int32_t fl_format(int type) {
     case CV_32FC1: return FL_FORMAT_GRAYF32;
     default: return 0;
     }
-}
-
-// A cv::Mat header over the caller's memory: no allocation, no copy.
-cv::Mat header(const fl_image *image) {
-    return cv::Mat(image->height, image->width, cv_type(image->format), image->data,
-                   static_cast<size_t>(image->stride));
 }
 
 // OpenCV's message without its file/line preamble.

@@ -1,6 +1,7 @@
 // OpenCV reference operations for the built-in filters (see framelab_cv_filters.h).
 // As in framelab_cv.cpp, no C++ exception crosses into Swift.
 #include "framelab_cv_filters.h"
+#include "bridge_image.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -12,21 +13,12 @@
 
 namespace {
 
-int type_of(int32_t format) {
-    switch (format) {
-    case FL_FORMAT_GRAY8: return CV_8UC1;
-    case FL_FORMAT_BGR8: return CV_8UC3;
-    case FL_FORMAT_BGRA8: return CV_8UC4;
-    case FL_FORMAT_GRAYF32: return CV_32FC1;
-    default: return -1;
-    }
-}
-
 // A header over the caller's memory; throws on an unknown format.
 cv::Mat over(const fl_image *image) {
-    int type = type_of(image->format);
-    if (type < 0) throw std::runtime_error("unknown pixel format " + std::to_string(image->format));
-    return cv::Mat(image->height, image->width, type, image->data, static_cast<size_t>(image->stride));
+    if (fl_bridge::cv_type(image->format) < 0) {
+        throw std::runtime_error("unknown pixel format " + std::to_string(image->format));
+    }
+    return fl_bridge::header(image);
 }
 
 // Runs `body`, turning exceptions into FL_CV_ERROR with the message in `err`, and

@@ -1,6 +1,7 @@
 // The C++ side of framelab_detect.h: OpenCV's CascadeClassifier and FaceDetectorYN.
 // As in framelab_cv.cpp, no exception crosses into Swift.
 #include "framelab_detect.h"
+#include "bridge_image.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -28,20 +29,7 @@ void put_error(char *err, size_t err_len, const std::string &message) {
     if (err && err_len) std::snprintf(err, err_len, "%s", message.c_str());
 }
 
-int type_of(int32_t format) {
-    switch (format) {
-    case FL_FORMAT_GRAY8: return CV_8UC1;
-    case FL_FORMAT_BGR8: return CV_8UC3;
-    case FL_FORMAT_BGRA8: return CV_8UC4;
-    case FL_FORMAT_GRAYF32: return CV_32FC1;
-    default: return -1;
-    }
-}
-
-cv::Mat wrap(const fl_image *image) {
-    return cv::Mat(image->height, image->width, type_of(image->format), image->data,
-                   static_cast<size_t>(image->stride));
-}
+cv::Mat wrap(const fl_image *image) { return fl_bridge::header(image); }
 
 template <typename Body> int protect(char *err, size_t err_len, Body body) {
     try {
