@@ -7,11 +7,15 @@ public struct ChannelCurves: Sendable {
     public let functions: [@Sendable (Double) -> Double]
     /// The functions rounded and clamped at 0…255, in memory order B, G, R.
     public let tables: [[UInt8]]
+    /// The same as 32-bit words already shifted to their byte in a BGRA pixel (B, then G
+    /// << 8, then R << 16; 3 x 256 entries), so a pixel is three loads OR-ed together.
+    let packedTables: [UInt32]
 
     public init(blue: @escaping @Sendable (Double) -> Double, green: @escaping @Sendable (Double) -> Double,
                 red: @escaping @Sendable (Double) -> Double) {
         functions = [blue, green, red]
         tables = functions.map { f in (0..<256).map { clampToByte(f(Double($0))) } }
+        packedTables = tables.enumerated().flatMap { c, table in table.map { UInt32($0) << (8 * c) } }
     }
 
     /// The same curve on all three channels.
@@ -42,6 +46,13 @@ public struct ChannelCurves: Sendable {
     /// The fast path: three table lookups per pixel, one 32-bit load and store per BGRA
     /// pixel (x86 has no byte gather, so lookups stay scalar).
     func applyTables(_ input: Mat, into output: Mat, rows: Range<Int>) {
+        if input.format == .bgra8 {
+            packedTables.withUnsafeBufferPointer { t in
+                let t = t.baseAddress!
+                forEachRowPair(input, output, rows: rows) { s, d in lookUpRowBGRA(s, d, width: input.width, t) }
+            }
+            return
+        }
         tables[0].withUnsafeBufferPointer { tb in
             tables[1].withUnsafeBufferPointer { tg in
                 tables[2].withUnsafeBufferPointer { tr in
@@ -52,6 +63,22 @@ public struct ChannelCurves: Sendable {
                 }
             }
         }
+    }
+}
+
+/// One BGRA row through the packed tables (B, G << 8, R << 16, 256 words each): per pixel
+/// one load, three lookups OR-ed with the kept alpha, one store. Indices are masked to
+/// 0…255, so no bounds check is needed; the pointers are valid for the call.
+@inline(__always)
+func lookUpRowBGRA(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, width: Int, _ t: UnsafePointer<UInt32>) {
+    let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(d)
+    let tg = t + 256, tr = t + 512
+    var x = 0
+    while x < width {
+        let p = (src + 4 &* x).loadUnaligned(as: UInt32.self)
+        let out = t[Int(p & 0xFF)] | tg[Int((p &>> 8) & 0xFF)] | tr[Int((p &>> 16) & 0xFF)] | (p & 0xFF00_0000)
+        (dst + 4 &* x).storeBytes(of: out, as: UInt32.self)
+        x &+= 1
     }
 }
 
