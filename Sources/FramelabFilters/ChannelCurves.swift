@@ -49,7 +49,9 @@ public struct ChannelCurves: Sendable {
         if input.format == .bgra8 {
             packedTables.withUnsafeBufferPointer { t in
                 let t = t.baseAddress!
-                forEachRowPair(input, output, rows: rows) { s, d in lookUpRowBGRA(s, d, width: input.width, t) }
+                forEachRowPair(input, output, rows: rows) { s, d in
+                    lookUpRowBGRA(s: UnsafeRawPointer(s), d, from: 0, to: input.width, t)
+                }
             }
             return
         }
@@ -70,10 +72,11 @@ public struct ChannelCurves: Sendable {
 /// one load, three lookups OR-ed with the kept alpha, one store. Indices are masked to
 /// 0…255, so no bounds check is needed; the pointers are valid for the call.
 @inline(__always)
-func lookUpRowBGRA(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, width: Int, _ t: UnsafePointer<UInt32>) {
-    let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(d)
+func lookUpRowBGRA(s src: UnsafeRawPointer, _ d: UnsafeMutablePointer<UInt8>, from start: Int, to width: Int,
+                   _ t: UnsafePointer<UInt32>) {
+    let dst = UnsafeMutableRawPointer(d)
     let tg = t + 256, tr = t + 512
-    var x = 0
+    var x = start
     while x < width {
         let p = (src + 4 &* x).loadUnaligned(as: UInt32.self)
         let out = t[Int(p & 0xFF)] | tg[Int((p &>> 8) & 0xFF)] | tr[Int((p &>> 16) & 0xFF)] | (p & 0xFF00_0000)

@@ -11,6 +11,8 @@ final class OperationRunner {
     /// Fixed-point forms built on first use, so steady state allocates nothing per frame.
     private var colorKernel: RowKernel?
     private var blurKernel: GaussianBlur?
+    /// The blur's working memory, kept across frames (an eager filter runs on one thread).
+    let blurScratch = BlurScratch()
 
     init(name: String, operation: PixelOperation, path: FilterPath) {
         precondition(path != .recipe, "recipes run through Recipe")
@@ -47,7 +49,7 @@ final class OperationRunner {
             blurKernel = blur
             switch path {
             case .scalar: blur.applyScalar(input, into: output)
-            case .simd: blur.applySIMD(input, into: output, rows: all)
+            case .simd: blur.applySIMD(input, into: output, rows: all, scratch: blurScratch)
             default: try OpenCVFilters.gaussianBlur(input, into: output, radius: blur.radius, sigma: sigma)
             }
 

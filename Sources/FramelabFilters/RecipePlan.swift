@@ -118,6 +118,13 @@ public struct RecipePlan: Sendable {
             if pass.luma { parts.append("luma → gray8") }
             parts.append("write \(shape(pass.output))")
             lines.append("  pass \(i + 1) [\(pass.names.joined(separator: ", "))]: " + parts.joined(separator: " → "))
+            // Say which neighbours share one loop, as RowKernel.compile decides.
+            for (first, next) in zip(pass.colors, pass.colors.dropFirst()) {
+                if case .matrix(let m) = first.step, case .curves = next.step, MatrixCurveKernel.fuses(m, format: pass.input.format) {
+                    lines.append("    colour matrix and lookup table run in one loop per row "
+                                 + "(vector multiply-adds, scalar table lookups \(MatrixCurveKernel.lag) pixels behind)")
+                }
+            }
         }
         if passes.count > 1 { lines.append("  \(passes.count - 1) full-frame intermediate(s) between passes") }
         return lines.joined(separator: "\n")

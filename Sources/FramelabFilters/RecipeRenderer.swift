@@ -63,13 +63,15 @@ final class CompiledPass {
     let intermediate: Mat?
     private let colorKernels: [RowKernel]
     private let blur: GaussianBlur?
+    /// The blur's working memory, one per band, kept across frames.
+    let blurScratch = ScratchPool()
     private let layers: [Mat]
 
     init(plan: RecipePlan.Pass, isLast: Bool) {
         self.plan = plan
         let out = plan.output
         intermediate = isLast ? nil : Mat(format: out.format, width: out.width, height: out.height)
-        colorKernels = plan.colors.map { RowKernel($0.step) }
+        colorKernels = RowKernel.compile(plan.colors.map(\.step), format: plan.input.format)
         if case .blur(let spec) = plan.head { blur = GaussianBlur(sigma: spec.sigma) } else { blur = nil }
         if case .composite(let stage) = plan.head {
             let like = Mat(format: plan.input.format, width: plan.input.width, height: plan.input.height)
@@ -83,14 +85,15 @@ final class CompiledPass {
         // Colour steps and the head write into `colorTarget`: the output itself, or, when
         // the pass ends in luma, a same-format scratch band per thread.
         let rows = plan.luma ? input.height : output.height
-        RowParallel.run(rows: rows, threads: threads) { band in
+        blurScratch.prepare(bands: RowParallel.bandCount(rows: rows, threads: threads))
+        RowParallel.runBands(rows: rows, threads: threads) { index, band in
             if plan.luma {
                 runWithLuma(input, output, band)
                 return
             }
             if case .blur = plan.head {
                 // The blur keeps its own ring of rows across the band; colour steps follow it.
-                blur!.applySIMD(input, into: output, rows: band)
+                blur!.applySIMD(input, into: output, rows: band, scratch: blurScratch.scratch(band: index))
                 for k in colorKernels { k.apply(output, output, band) }
                 return
             }
@@ -155,9 +158,11 @@ final class CompiledPass {
     }
 }
 
-/// A colour step with its fixed-point form computed once.
+/// A colour step (or a matrix and the curve after it, fused) with its fast form computed once.
 struct RowKernel {
-    private enum Kind { case matrix(ColorMatrixKernel), curves(ChannelCurves), vibrance(Vibrance) }
+    private enum Kind {
+        case matrix(ColorMatrixKernel), curves(ChannelCurves), vibrance(Vibrance), matrixThenCurves(MatrixCurveKernel)
+    }
     private let kind: Kind
 
     init(_ step: ColorStep) {
@@ -168,11 +173,32 @@ struct RowKernel {
         }
     }
 
+    private init(_ kind: Kind) { self.kind = kind }
+
+    /// The kernels for a pass's colour steps on `format`: a matrix directly followed by
+    /// curves becomes one loop (`MatrixCurveKernel`) where that kernel takes the format.
+    static func compile(_ steps: [ColorStep], format: PixelFormat) -> [RowKernel] {
+        var kernels: [RowKernel] = []
+        var i = 0
+        while i < steps.count {
+            if i + 1 < steps.count, case .matrix(let m) = steps[i], case .curves(let c) = steps[i + 1],
+               MatrixCurveKernel.fuses(m, format: format) {
+                kernels.append(RowKernel(.matrixThenCurves(MatrixCurveKernel(matrix: ColorMatrixKernel(m), curves: c))))
+                i += 2
+            } else {
+                kernels.append(RowKernel(steps[i]))
+                i += 1
+            }
+        }
+        return kernels
+    }
+
     func apply(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
         switch kind {
         case .matrix(let k): k.apply(input, into: output, rows: rows)
         case .curves(let c): c.applyTables(input, into: output, rows: rows)
         case .vibrance(let v): v.applySIMD(input, into: output, rows: rows)
+        case .matrixThenCurves(let k): k.apply(input, into: output, rows: rows)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FramelabCore
 import FramelabFilters
+import FramelabPluginHost
 import Foundation
 
 /// `framelab bench filters`: built-in filters on every path, ratios, chain and frame budget.
@@ -14,6 +15,10 @@ struct BenchFiltersCommand: ParsableCommand {
             pinned to one thread). Then the chain sepia → hue → colorControls → gamma eagerly and as one
             fused recipe (1 and 2 threads, and --threads), at 720p, 1080p and 4K, a frame-budget table
             (which paths fit 24, 30 and 60 fps) and the speed goals checked at 1920x1080.
+            The plugin path times plugin filters (found on the usual plugin search path, see
+            --plugin-path) in process with default parameters, on the same frames, next to the built-ins:
+            a --filter naming a plugin filter is timed there; with --paths ...,plugin and no plugin named,
+            every plugin filter that takes bgra8 is.
             Build in release mode for meaningful numbers: swift build -c release.
             """)
 
@@ -24,7 +29,8 @@ struct BenchFiltersCommand: ParsableCommand {
             help: "Frame size WxH for the chain and budget table; repeatable (default 1280x720, 1920x1080, 3840x2160).")
     var chainSizes: [String] = []
 
-    @Option(name: .customLong("filter"), help: "A built-in filter to time (default parameters); repeatable (default: all).")
+    @Option(name: .customLong("filter"),
+            help: "A built-in or plugin filter to time (default parameters); repeatable (default: every built-in).")
     var filters: [String] = []
 
     @Option(name: .long, help: "Comma-separated paths: scalar,simd,recipe,opencv,plugin (default: all but plugin).")
@@ -48,6 +54,8 @@ struct BenchFiltersCommand: ParsableCommand {
     @Flag(name: .long, help: "Print no progress lines.")
     var quiet = false
 
+    @OptionGroup var plugins: PluginOptions
+
     func validate() throws {
         if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
         if repeats < 1 { throw usageError("--repeats must be at least 1, got \(repeats)") }
@@ -57,10 +65,6 @@ struct BenchFiltersCommand: ParsableCommand {
         }
         for s in chainSizes where Self.parseSize(s) == nil {
             throw usageError("--chain-size must be WxH with positive numbers, got '\(s)'")
-        }
-        let known = FilterRegistry.builtIns
-        for f in filters where known[f] == nil {
-            throw usageError("--filter: unknown built-in '\(f)' (known: \(known.descriptors.map(\.name).joined(separator: ", ")))")
         }
         for p in paths.split(separator: ",") where p != "plugin" && FilterPath(rawValue: String(p)) == nil {
             throw usageError("--paths: unknown path '\(p)' (known: scalar, simd, recipe, opencv, plugin)")
@@ -73,12 +77,46 @@ struct BenchFiltersCommand: ParsableCommand {
         return (w, h)
     }
 
+    /// The registry to time from and the plugin filters to time, checked before any timing:
+    /// plugins are loaded only when a --filter is not a built-in or the plugin path is asked for.
+    func filterSelection(pluginPath: Bool) throws -> (registry: FilterRegistry, builtIns: [String]?, plugins: [String]) {
+        let builtIns = FilterRegistry.builtIns
+        let unknown = filters.filter { builtIns[$0] == nil }
+        guard pluginPath || !unknown.isEmpty else { return (builtIns, filters.isEmpty ? nil : filters, []) }
+        let catalog = plugins.catalog()
+        for problem in catalog.problems where !quiet { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
+        let (registry, clashes) = catalog.registry()
+        for name in unknown {
+            if let clash = clashes[name] { throw usageError(clash) }
+            guard let descriptor = registry[name], !descriptor.hasPaths else {
+                let known = builtIns.descriptors.map(\.name) + registry.descriptors.filter { !$0.hasPaths }.map(\.name)
+                throw usageError("--filter: unknown filter '\(name)' (built-ins and plugins found: \(known.joined(separator: ", ")))")
+            }
+        }
+        let named = filters.filter { builtIns[$0] != nil }
+        var pluginNames = unknown
+        if pluginPath && unknown.isEmpty {
+            // Every plugin filter that takes the benchmark's BGRA frames.
+            pluginNames = registry.descriptors.filter { !$0.hasPaths && $0.formats.contains(.bgra8) }.map(\.name)
+            if pluginNames.isEmpty && !quiet {
+                printToStandardError("framelab: warning: no plugin filter taking bgra8 was found (searched: "
+                                     + PluginCatalog.searchPath(explicit: plugins.pluginPaths).joined(separator: ", ") + ")")
+            }
+        }
+        // Only plugins named: no built-in rows unless built-ins were named too.
+        let builtInNames: [String]? = filters.isEmpty ? nil : named
+        return (registry, builtInNames, pluginNames)
+    }
+
     func run() throws {
         var config = FilterBenchmark.Configuration()
         if !sizes.isEmpty { config.sizes = sizes.compactMap(Self.parseSize) }
-        if !filters.isEmpty { config.filters = filters }
-        if !chainSizes.isEmpty { config.budgetSizes = chainSizes.compactMap(Self.parseSize) }
         let names = paths.split(separator: ",").map(String.init)
+        let selection = try filterSelection(pluginPath: names.contains("plugin"))
+        config.registry = selection.registry
+        if let builtIns = selection.builtIns { config.filters = builtIns }
+        config.pluginFilters = selection.plugins
+        if !chainSizes.isEmpty { config.budgetSizes = chainSizes.compactMap(Self.parseSize) }
         config.paths = names.compactMap { FilterPath(rawValue: $0) }
         config.threads = threads
         config.timer = BenchTimer(warmup: warmup, repeats: repeats)
@@ -97,9 +135,6 @@ struct BenchFiltersCommand: ParsableCommand {
         } catch {
             try? recorder?.finish(status: "failed: \((error as? FramelabError)?.message ?? "\(error)")")
             throw failure(error)
-        }
-        if names.contains("plugin") {
-            report.skipped.append("plugin path: no plugin filters are loaded in this build")
         }
         print(json ? report.json() : report.text())
         do {

@@ -61,9 +61,38 @@ import Testing
         #expect(py.stdout.split(separator: "\n").map(String.init) == ["1 bench filters completed", "True True", "True True True"])
     }
 
+    /// The plugin path: example plugins built by scripts/build-plugins.sh into .build/plugins
+    /// (the usual search path), timed in process next to the built-ins on the same frames.
+    @Test func pluginPathTimesPluginFiltersBesideBuiltIns() throws {
+        let r = try TestSupport.framelab(small + ["--paths", "simd,plugin", "--filter", "invert", "--filter", "negative",
+                                                  "--filter", "posterize", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        let results = json["results"] as! [[String: Any]]
+        func row(_ filter: String, _ path: String) -> [String: Any]? {
+            results.first { $0["filter"] as? String == filter && $0["path"] as? String == path }
+        }
+        #expect(row("invert", "simd") != nil)
+        for name in ["negative", "posterize"] {
+            let plugin = try #require(row(name, "plugin"), "no plugin row for \(name)")
+            let lo = plugin["min_ms"] as! Double, mid = plugin["median_ms"] as! Double
+            #expect(lo > 0 && lo <= mid)
+            #expect((plugin["vs_memcpy"] as? Double ?? 0) > 0)
+            #expect(plugin["runs"] as? Int == 3)
+        }
+        #expect(!(json["skipped"] as! [String]).contains { $0.contains("plugin") }, "\(json["skipped"]!)")
+
+        // --paths plugin alone: every plugin filter that takes bgra8, as table rows.
+        let all = try TestSupport.framelab(small + ["--paths", "plugin"])
+        #expect(all.status == 0, "\(all.stderr)")
+        let pluginRows = all.stdout.split(separator: "\n").filter { $0.split(separator: " ").dropFirst().first == "plugin" }
+        let names = Set(pluginRows.compactMap { $0.split(separator: " ").first.map(String.init) })
+        #expect(names.isSuperset(of: ["negative", "noop", "posterize"]), "\(all.stdout)")
+    }
+
     @Test func badBenchArgumentsAreOneLineErrors() throws {
         for (args, text) in [(["--size", "64by48"], "--size must be WxH"), (["--paths", "gpu"], "unknown path 'gpu'"),
-                             (["--filter", "blurry"], "unknown built-in 'blurry'"), (["--threads", "0"], "--threads must be at least 1")] {
+                             (["--filter", "blurry"], "unknown filter 'blurry'"), (["--threads", "0"], "--threads must be at least 1")] {
             let r = try TestSupport.framelab(["bench", "filters"] + args)
             #expect(r.status == 64)
             #expect(r.stderr.hasPrefix("framelab: error: ") && r.stderr.contains(text), "\(r.stderr)")
@@ -74,7 +103,7 @@ import Testing
     @Test func helpDescribesEveryOption() throws {
         let r = try TestSupport.framelab(["bench", "filters", "--help"])
         #expect(r.status == 0)
-        for option in ["--size", "--chain-size", "--filter", "--paths", "--threads", "--repeats", "--warmup", "--out", "--json"] {
+        for option in ["--size", "--chain-size", "--filter", "--paths", "--threads", "--repeats", "--warmup", "--out", "--json", "--plugin-path"] {
             #expect(r.stdout.contains(option), "help lacks \(option)")
         }
         let run = try TestSupport.framelab(["run", "--help"])

@@ -16,6 +16,12 @@ public struct FilterBenchmark {
         /// Recipe rendering is also measured with this many threads when it is above 1.
         public var threads: Int = 2
         public var timer = BenchTimer()
+        /// Where filters are looked up: the built-ins, plus plugin filters when the caller
+        /// loaded plugins (`PluginCatalog.registry()`).
+        public var registry: FilterRegistry = .builtIns
+        /// Plugin filters (in `registry`) timed on the `plugin` path, in process, with
+        /// default parameters, on the same frames as the built-ins.
+        public var pluginFilters: [String] = []
         public var budgetSizes: [(width: Int, height: Int)] = [(1280, 720), (1920, 1080), (3840, 2160)]
         public init() {}
     }
@@ -25,7 +31,9 @@ public struct FilterBenchmark {
                                "gamma:power=0.8"]
 
     public let configuration: Configuration
-    let registry = FilterRegistry.builtIns
+    var registry: FilterRegistry { configuration.registry }
+    /// The path name plugin filters are reported under.
+    public static let pluginPath = "plugin"
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
@@ -62,6 +70,13 @@ public struct FilterBenchmark {
                     }
                 }
             }
+            for name in configuration.pluginFilters {
+                progress("\(name) on \(Self.pluginPath) at \(size)")
+                if let t = try timePlugin(name, frame, timer, skipped: &report.skipped) {
+                    report.results.append(BenchResult(filter: name, path: Self.pluginPath, width: w, height: h,
+                                                      threads: 1, timing: t))
+                }
+            }
         }
 
         let specs = try Self.chain.map { try ElementSpec(parsing: $0) }
@@ -89,6 +104,29 @@ public struct FilterBenchmark {
             }
         }
         return report
+    }
+
+    /// One plugin filter on the frame, or nil (with the reason in `skipped`) when it does
+    /// not take BGRA or fails on its first frame.
+    func timePlugin(_ name: String, _ frame: Mat, _ timer: BenchTimer, skipped: inout [String]) throws -> BenchTimer.Timing? {
+        guard let descriptor = registry[name] else {
+            skipped.append("\(name) on \(Self.pluginPath): no plugin filter of that name is loaded")
+            return nil
+        }
+        guard descriptor.formats.contains(frame.format) else {
+            let accepted = descriptor.formats.map(\.name).joined(separator: ", ")
+            skipped.append("\(name) on \(Self.pluginPath): takes \(accepted), not \(frame.format)")
+            return nil
+        }
+        let filter: any FrameFilter
+        do {
+            filter = try registry.instantiate(ElementSpec(name: name))
+            _ = try filter.process(frame)
+        } catch let error as FramelabError {
+            skipped.append("\(name) on \(Self.pluginPath): \(error.message)")
+            return nil
+        }
+        return try timer.measure { _ = try filter.process(frame) }
     }
 
     /// memcpy of the frame's bytes into another buffer of the same size.

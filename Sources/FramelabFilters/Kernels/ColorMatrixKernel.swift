@@ -62,8 +62,10 @@ struct ColorMatrixKernel {
     typealias F = SIMD8<Float>
     typealias I = SIMD8<Int32>
 
-    /// 3x3 on B, G, R plus bias; alpha copied.
-    @inline(__always)
+    /// 3x3 on B, G, R plus bias; alpha copied. Not inlined: each specialisation stays a
+    /// small function of its own, where the optimiser inlines every SIMD operation (inlined
+    /// four times into one closure, it gave up and called `pointwiseMin` out of line).
+    @inline(never)
     private static func row3<C: ClampMode>(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                                            _ k: UnsafePointer<Float>, _ mode: C.Type) -> Int {
         // Splats once per row: the loop body is pure vector arithmetic.
@@ -86,7 +88,7 @@ struct ColorMatrixKernel {
     }
 
     /// Full 4x4 including alpha (always clamped: alpha rows are rare and arbitrary).
-    @inline(__always)
+    @inline(never)
     private static func row4(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                              _ c: UnsafePointer<F>) -> Int {
         let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(d)
@@ -116,6 +118,12 @@ struct ColorMatrixKernel {
         if C.low { bits = pointwiseMax(bits, I(repeating: 0x4B00_0000)) }
         if C.high { bits = pointwiseMin(bits, I(repeating: 0x4B00_00FF)) }
         return bits
+    }
+
+    /// Pixels start..<width of one row in scalar code (what the vector loop left over).
+    func applyRowTail(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, from start: Int, to width: Int,
+                      _ k: UnsafePointer<Float>) {
+        tail(s, d, from: start, to: width, step: 4, k)
     }
 
     /// Scalar tail in the same float arithmetic (and the whole row for bgr8, whose 3-byte

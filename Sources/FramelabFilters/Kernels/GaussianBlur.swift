@@ -10,6 +10,8 @@ struct GaussianBlur: Sendable {
     let sigma: Double
     /// Normalised weights for offsets −r…r.
     let weights: [Double]
+    /// The same ×2^12 as integers summing to 4096 (made once, not per frame).
+    let fixed: [Int32]
     var radius: Int { weights.count / 2 }
 
     init(sigma: Double) {
@@ -18,6 +20,7 @@ struct GaussianBlur: Sendable {
         let raw = (-r...r).map { sigma > 0 ? exp(-Double($0 * $0) / (2 * sigma * sigma)) : 1 }
         let total = raw.reduce(0, +)
         weights = raw.map { $0 / total }
+        fixed = Self.fixedWeights(weights, total: 4096)
     }
 
     /// The scalar reference: two passes in Double.
@@ -52,29 +55,24 @@ struct GaussianBlur: Sendable {
     /// so the vertical products fit Int32; the horizontal pass reads
     /// neighbours `channels` bytes apart, so eight consecutive samples make one vector
     /// whatever the format. Rows are blurred horizontally into a ring of 32-bit rows, then
-    /// combined vertically; `rows` of the output are produced.
-    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>) {
+    /// combined vertically; `rows` of the output are produced. All working memory is in
+    /// `scratch`, which the caller keeps across frames and does not share between threads.
+    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch) {
         typealias V = SIMD8<Int32>
         let ch = input.format.channels, w = input.width, h = input.height, r = radius
         let n = w * ch
-        let fixed = Self.fixedWeights(weights, total: 4096)
-        // Padded source row (r pixels each side, edges repeated), as Int32.
-        var padded = [Int32](repeating: 0, count: (w + 2 * r) * ch + 8)
         let ringCount = 2 * r + 1
-        var ring = [Int32](repeating: 0, count: ringCount * (n + 8))
         let stride = n + 8
+        let taps = fixed.count
+        // Padded source row (r pixels each side, edges repeated), as Int32; the ring of rows.
+        scratch.reserve(padded: (w + 2 * r) * ch + 8, ring: ringCount * stride, taps: taps)
         input.withUnsafeBytes { src in
             output.withUnsafeMutableBytes { dst in
                 guard let s = src.baseAddress?.assumingMemoryBound(to: UInt8.self),
                       let d = dst.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-                padded.withUnsafeMutableBufferPointer { pad in
-                    ring.withUnsafeMutableBufferPointer { ringBuffer in
-                        let pb = pad.baseAddress!, rb = ringBuffer.baseAddress!
-                        let taps = fixed.count
-                        // Weights splatted once; ring row pointers per output row (valid in this closure only).
-                        let splat = UnsafeMutablePointer<V>.allocate(capacity: taps)
-                        let rowsOf = UnsafeMutablePointer<UnsafeMutablePointer<Int32>>.allocate(capacity: taps)
-                        defer { splat.deallocate(); rowsOf.deallocate() }
+                fixed.withUnsafeBufferPointer { fixedBuffer in
+                    scratch.withBuffers { pb, rb, splat, rowsOf in
+                        let fixed = fixedBuffer.baseAddress!
                         for k in 0..<taps { splat[k] = V(repeating: fixed[k]) }
                         // Horizontal pass of source row `sy` into ring slot sy mod ringCount.
                         func horizontal(_ sy: Int) {
@@ -109,11 +107,11 @@ struct GaussianBlur: Sendable {
                             var i = 0
                             let half = V(repeating: 1 << 19), hi = V(repeating: 255)
                             // The ring rows this output row combines, oldest first, found once per row.
-                            for k in 0..<taps { rowsOf[k] = rb + ((y - r + k) % ringCount + ringCount) % ringCount * stride }
+                            for k in 0..<taps { rowsOf[k] = ((y - r + k) % ringCount + ringCount) % ringCount * stride }
                             while i + 8 <= n {
                                 var acc = V.zero
                                 for k in 0..<taps {
-                                    acc &+= UnsafeRawPointer(rowsOf[k] + i).loadUnaligned(as: V.self) &* splat[k]
+                                    acc &+= UnsafeRawPointer(rb + rowsOf[k] + i).loadUnaligned(as: V.self) &* splat[k]
                                 }
                                 let v = pointwiseMin((acc &+ half) &>> 20, hi)
                                 UnsafeMutableRawPointer(drow + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
@@ -121,7 +119,7 @@ struct GaussianBlur: Sendable {
                             }
                             while i < n {
                                 var acc: Int32 = 0
-                                for k in 0..<taps { acc += rowsOf[k][i] * fixed[k] }
+                                for k in 0..<taps { acc += rb[rowsOf[k] + i] * fixed[k] }
                                 drow[i] = UInt8(min(255, (acc + (1 << 19)) >> 20))
                                 i += 1
                             }

@@ -1,0 +1,63 @@
+import FramelabCore
+@testable import FramelabFilters
+import Testing
+
+/// gaussianBlur's working memory: made once per size and reused, never shared between
+/// the bands of a recipe rendered on several threads.
+@Suite struct BlurScratchTests {
+    @Test func steadyStateReusesTheScratch() {
+        var rng = SeededGenerator(seed: 9)
+        let blur = GaussianBlur(sigma: 1.7)
+        let scratch = BlurScratch()
+        for frame in 0..<4 {
+            let input = TestImages.noise(.bgra8, width: 53, height: 29, using: &rng)
+            let reused = Mat(format: .bgra8, width: 53, height: 29)
+            blur.applySIMD(input, into: reused, rows: 0..<29, scratch: scratch)
+            // A fresh scratch gives the same pixels: nothing of the previous frame leaks in.
+            let fresh = Mat(format: .bgra8, width: 53, height: 29)
+            blur.applySIMD(input, into: fresh, rows: 0..<29, scratch: BlurScratch())
+            #expect(reused.hasSamePixels(as: fresh), "frame \(frame)")
+            let reference = Mat(format: .bgra8, width: 53, height: 29)
+            blur.applyScalar(input, into: reference)
+            #expect(reused.maxAbsDifference(to: reference) <= 1)
+        }
+        #expect(scratch.allocations == 1)
+        // A smaller frame fits the buffers already there.
+        let small = TestImages.noise(.gray8, width: 20, height: 10, using: &rng)
+        blur.applySIMD(small, into: Mat(format: .gray8, width: 20, height: 10), rows: 0..<10, scratch: scratch)
+        #expect(scratch.allocations == 1)
+    }
+
+    @Test func eagerFilterKeepsOneScratchAcrossFrames() throws {
+        let runner = OperationRunner(name: "gaussianBlur", operation: .blur(sigma: 2), path: .simd)
+        var rng = SeededGenerator(seed: 3)
+        for _ in 0..<5 {
+            let input = TestImages.noise(.bgr8, width: 41, height: 17, using: &rng)
+            try runner.apply(input, into: Mat(format: .bgr8, width: 41, height: 17))
+        }
+        #expect(runner.blurScratch.allocations == 1)
+    }
+
+    @Test(arguments: [2, 3])
+    func bandsUseTheirOwnScratchFrameAfterFrame(threads: Int) throws {
+        let recipe = Recipe([("sepia", .color(.matrix(ColorMatrixKernelTests.sepia))), ("gaussianBlur", .blur(sigma: 1.5))])
+        let one = RecipeRenderer(recipe, threads: 1), many = RecipeRenderer(recipe, threads: threads)
+        var rng = SeededGenerator(seed: UInt64(threads))
+        for _ in 0..<3 {
+            let input = TestImages.noise(.bgra8, width: 67, height: 45, using: &rng)
+            let a = Mat(format: .bgra8, width: 67, height: 45), b = Mat(format: .bgra8, width: 67, height: 45)
+            try one.render(input, into: a)
+            try many.render(input, into: b)
+            #expect(a.hasSamePixels(as: b))
+        }
+    }
+
+    @Test func scratchPoolGivesEachBandItsOwn() {
+        let pool = ScratchPool()
+        pool.prepare(bands: RowParallel.bandCount(rows: 100, threads: 3))
+        let ids = (0..<3).map { ObjectIdentifier(pool.scratch(band: $0)) }
+        #expect(Set(ids).count == 3)
+        pool.prepare(bands: 2)
+        #expect(ObjectIdentifier(pool.scratch(band: 0)) == ids[0])
+    }
+}

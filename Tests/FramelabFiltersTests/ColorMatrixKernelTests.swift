@@ -1,0 +1,52 @@
+import FramelabCore
+@testable import FramelabFilters
+import Testing
+
+/// The float colour-matrix kernel: which clamps each kind of matrix gets, and that every
+/// specialised loop (and the 4x4 one) stays within ±1 of the Double reference.
+@Suite struct ColorMatrixKernelTests {
+    static let sepia = ColorMatrix([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]])
+    static let hue = ColorMatrices.hueRotation(0.5)
+    static let darken = ColorMatrix([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 0.5]], bias: [-20, -20, -20])
+
+    @Test func clampsFollowTheMatrixRange() {
+        #expect(ColorMatrixKernel(.identity).clamp == .none)
+        #expect(ColorMatrixKernel(Self.sepia).clamp == .high)      // positive weights summing above 1
+        #expect(ColorMatrixKernel(Self.darken).clamp == .low)      // never above 255, below 0 near black
+        #expect(ColorMatrixKernel(Self.hue).clamp == .both)        // negative weights push both ways
+    }
+
+    @Test(arguments: [("identity", ColorMatrix.identity), ("sepia", ColorMatrixKernelTests.sepia), ("hue", ColorMatrixKernelTests.hue), ("darken", ColorMatrixKernelTests.darken),
+                      ("alpha", ColorMatrix([[1, 0, 0, 0.2], [0, 0.9, 0, 0], [0.1, 0, 0.8, 0], [0.3, 0.3, 0.3, 0.5]],
+                                            bias: [5, -3, 0, 10]))])
+    func everyLoopMatchesTheReference(name: String, matrix: ColorMatrix) {
+        var rng = SeededGenerator(seed: 42)
+        let kernel = ColorMatrixKernel(matrix)
+        // Widths below, at and above one vector, and odd ones, so the scalar tail runs too.
+        for (w, h) in [(1, 1), (7, 3), (8, 2), (9, 5), (37, 11), (64, 4)] {
+            for format in [PixelFormat.bgra8, .bgr8] {
+                let input = TestImages.noise(format, width: w, height: h, using: &rng)
+                let expected = Mat(format: format, width: w, height: h)
+                matrix.applyScalar(input, into: expected)
+                let fast = Mat(format: format, width: w, height: h, stride: w * format.bytesPerPixel + 5)
+                kernel.apply(input, into: fast, rows: 0..<h)
+                #expect(fast.maxAbsDifference(to: expected) <= 1, "\(name) \(format) \(w)x\(h)")
+                // In place, as a recipe's later steps run.
+                let inPlace = input.clone()
+                kernel.apply(inPlace, into: inPlace, rows: 0..<h)
+                #expect(inPlace.hasSamePixels(as: fast), "\(name) \(format) \(w)x\(h) in place")
+            }
+        }
+    }
+
+    @Test func extremeValuesClampAndRound() {
+        // A matrix far outside the range: every output saturates, none wraps around.
+        let wild = ColorMatrix([[40, -40, 3], [-90, 2, 95], [1, 1, 1]], bias: [-3000, 2000, 0.49])
+        let input = Mat(format: .bgra8, width: 16, height: 1)
+        for x in 0..<16 { input.setPixel(x: x, y: 0, [Double(x * 17), Double(255 - x * 17), Double(x % 2 * 255), 255]) }
+        let expected = Mat(format: .bgra8, width: 16, height: 1), fast = Mat(format: .bgra8, width: 16, height: 1)
+        wild.applyScalar(input, into: expected)
+        ColorMatrixKernel(wild).apply(input, into: fast, rows: 0..<1)
+        #expect(fast.maxAbsDifference(to: expected) <= 1)
+    }
+}
