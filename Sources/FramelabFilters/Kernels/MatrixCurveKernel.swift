@@ -64,10 +64,11 @@ struct MatrixCurveKernel {
         var x = 0
         while x &+ 8 <= width {
             let v = (src + 4 &* x).loadUnaligned(as: I.self)
-            let b = float(v & mask), g = float((v &>> 8) & mask), r = float((v &>> 16) & mask)
-            let nr = roundClamp(r0.addingProduct(r, rr).addingProduct(g, rg).addingProduct(b, rb), C.self)
-            let ng = roundClamp(g0.addingProduct(r, gr).addingProduct(g, gg).addingProduct(b, gb), C.self)
-            let nb = roundClamp(b0.addingProduct(r, br).addingProduct(g, bg).addingProduct(b, bb), C.self)
+            let b = ColorMatrixKernel.float(v & mask), g = ColorMatrixKernel.float((v &>> 8) & mask)
+            let r = ColorMatrixKernel.float((v &>> 16) & mask)
+            let nr = ColorMatrixKernel.roundClamp(r0.addingProduct(r, rr).addingProduct(g, rg).addingProduct(b, rb), C.self)
+            let ng = ColorMatrixKernel.roundClamp(g0.addingProduct(r, gr).addingProduct(g, gg).addingProduct(b, gb), C.self)
+            let nb = ColorMatrixKernel.roundClamp(b0.addingProduct(r, br).addingProduct(g, bg).addingProduct(b, bb), C.self)
             (dst + 4 &* x).storeBytes(of: (nb & mask) | (ng &<< 8) | (nr &<< 16) | (v & alpha), as: I.self)
             if x >= lag { lookUpEight(dst + 4 &* (x &- lag), t) }
             x &+= 8
@@ -75,27 +76,6 @@ struct MatrixCurveKernel {
         // The lookups the loop has not reached yet.
         lookUpRowBGRA(s: UnsafeRawPointer(dst), d, from: max(0, x &- lag), to: x, t)
         return x
-    }
-
-    // This loop is bigger than ColorMatrixKernel's, and there the optimiser stopped
-    // inlining the generic `SIMD8<Float>(_:)` and `pointwiseMin/Max` (calls in the loop,
-    // 7x slower). These two helpers use only operators and `replacing(with:where:)`,
-    // which it always inlines; the result is the same instructions (`vpmaxsd`, `vpminsd`).
-
-    /// 0…255 in Int32 lanes to Float: 2^23 + v has v in its low mantissa bits.
-    @inline(__always)
-    private static func float(_ v: I) -> F {
-        unsafeBitCast(v | I(repeating: 0x4B00_0000), to: F.self) - F(repeating: 8_388_608)
-    }
-
-    /// `ColorMatrixKernel.roundClamp` without the generic pointwise functions.
-    @inline(__always)
-    private static func roundClamp<C: ClampMode>(_ x: F, _ mode: C.Type) -> I {
-        var bits = unsafeBitCast(x + F(repeating: 8_388_608), to: I.self)
-        let lo = I(repeating: 0x4B00_0000), hi = I(repeating: 0x4B00_00FF)
-        if C.low { bits = bits.replacing(with: lo, where: bits .< lo) }
-        if C.high { bits = bits.replacing(with: hi, where: bits .> hi) }
-        return bits
     }
 
     /// Eight pixels through the packed tables, in place.
