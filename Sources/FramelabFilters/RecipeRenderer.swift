@@ -97,6 +97,12 @@ final class CompiledPass {
                 for k in colorKernels { k.apply(output, output, band) }
                 return
             }
+            if case .none = plan.head, colorKernels.count == 1 {
+                // One step reading the input: nothing to keep in cache for a next step, so
+                // the whole band in one call (per-chunk calls cost about 1 µs each).
+                colorKernels[0].apply(input, output, band)
+                return
+            }
             let rowsPerChunk = RecipeRenderer.chunkRows(rowBytes: output.rowBytes)
             var y = band.lowerBound
             while y < band.upperBound {
