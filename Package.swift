@@ -62,9 +62,13 @@ let package = Package(
         // Detector accuracy on datasets: matching, PR/AP, FDDB ROC, the parallel evaluator.
         .target(name: "FramelabEvaluation",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabDatasets"]),
+        // Scale-out: shards of an evaluation, dataset fingerprints, merging shard runs (docs/scale-out.md).
+        .target(name: "FramelabScaleOut",
+                dependencies: ["FramelabCore", "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
+                               "FramelabRecording"]),
         .executableTarget(name: "framelab", dependencies: [
             "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabV4L2",
-            "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
+            "FramelabDetection", "FramelabDatasets", "FramelabEvaluation", "FramelabScaleOut",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -88,6 +92,9 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "FramelabEvaluationTests",
                     dependencies: ["FramelabCore", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
+        .testTarget(name: "FramelabScaleOutTests",
+                    dependencies: ["FramelabCore", "FramelabDatasets", "FramelabDetection", "FramelabFilters", "FramelabScaleOut",
+                                   "FramelabTestSupport"]),
         .testTarget(name: "FramelabCLITests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabTestSupport"]),
     ],

@@ -43,6 +43,15 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("run-id"), help: "Name of the run inside the HDF5 file (default: UTC time and a random suffix).")
     var runID: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Evaluate only shard K of N (0-based): images whose fnv1a64(name) mod N is K (docs/scale-out.md).",
+        discussion: "Without it: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shard-count or FRAMELAB_SHARD_COUNT.",
+        valueName: "K/N"))
+    var shard: String?
+
+    @Option(name: .customLong("shard-count"), help: "The number of shards N when only the index comes from the environment (JOB_COMPLETION_INDEX).")
+    var shardCount: Int?
+
     @Flag(name: .long, help: "Print one JSON object instead of the table.")
     var json = false
 
@@ -53,17 +62,20 @@ struct EvalCommand: ParsableCommand {
         if detectors.isEmpty { throw usageError("--detector is required (for example --detector opencv-haar)") }
         if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
         if let limit, limit < 1 { throw usageError("--limit must be at least 1, got \(limit)") }
+        if let shardCount, shardCount < 1 { throw usageError("--shard-count must be at least 1, got \(shardCount)") }
         if let runID, runID.isEmpty || runID.contains("/") {
             throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
         }
     }
 
     func run() throws {
+        let sharding: EvalSharding
         let evaluator: DatasetEvaluator
         var data: FaceDataset
         do {
             data = try FaceDataset.load(dataset)
             if let limit { data.images = Array(data.images.prefix(limit)) }
+            sharding = try EvalSharding.select(&data, option: shard, countOption: shardCount)
             var specs = try detectors.map { try ElementSpec(parsing: $0) }
             // YuNet needs a model file the user brings; without one it is skipped, not fatal.
             let withoutModel = specs.filter { $0.name == "opencv-yunet" && !$0.arguments.contains { $0.key == "model" } }
@@ -83,6 +95,8 @@ struct EvalCommand: ParsableCommand {
         } catch {
             throw failure(error)
         }
+        do { try recorder.map { try sharding.annotate($0, specs: evaluator.specs) } } catch { throw failure(error) }
+        if let summary = sharding.summary, !quiet { printToStandardError(summary) }
 
         let progress = EvalProgress(enabled: !quiet)
         let result: DatasetEvaluator.Evaluation
