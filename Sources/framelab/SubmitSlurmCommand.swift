@@ -56,7 +56,9 @@ struct SubmitSlurmCommand: ParsableCommand {
         if let outDir, outDir.contains(where: \.isWhitespace) {
             throw usageError("--out-dir '\(outDir)' contains whitespace, which #SBATCH --output lines cannot hold")
         }
-        do { _ = try EvalCommand.parse(Array(command.dropFirst())) } catch {
+        do { _ = try EvalCommand.parse(Array(command.dropFirst())) } catch let code as ExitCode {
+            throw code  // eval's own validation already printed its one-line error
+        } catch {
             let message = EvalCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             throw usageError("eval arguments: \(message)")
         }
