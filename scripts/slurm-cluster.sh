@@ -98,12 +98,15 @@ start() {
     stop >/dev/null 2>&1 || true
     write_config
     export SLURM_CONF=$conf
+    # The daemons get their own stdio (a file), not the caller's: a caller that reads our
+    # output to its end (a test) would otherwise wait for the daemons to exit.
+    local out=$dir/log/daemons.out
     munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
         --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed" \
-        || die "munged did not start (see $dir/log/munged.log)"
+        </dev/null >>"$out" 2>&1 || die "munged did not start (see $dir/log/munged.log, $out)"
     # -i: ignore state left by an earlier cluster in this folder (old jobs, old node state).
-    slurmctld -i || die "slurmctld did not start (see $dir/log/slurmctld.log)"
-    slurmd -N "$node" || die "slurmd did not start (see $dir/log/slurmd.log)"
+    slurmctld -i </dev/null >>"$out" 2>&1 || die "slurmctld did not start (see $dir/log/slurmctld.log, $out)"
+    slurmd -N "$node" </dev/null >>"$out" 2>&1 || die "slurmd did not start (see $dir/log/slurmd.log, $out)"
     local state=""
     for _ in $(seq 120); do
         state=$(sinfo --noheader --nodes="$node" --format=%T 2>/dev/null | head -n1 || true)

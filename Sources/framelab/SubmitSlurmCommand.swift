@@ -56,11 +56,12 @@ struct SubmitSlurmCommand: ParsableCommand {
         if let outDir, outDir.contains(where: \.isWhitespace) {
             throw usageError("--out-dir '\(outDir)' contains whitespace, which #SBATCH --output lines cannot hold")
         }
-        do { _ = try EvalCommand.parse(Array(command.dropFirst())) } catch let code as ExitCode {
-            throw code  // eval's own validation already printed its one-line error
-        } catch {
-            let message = EvalCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            throw usageError("eval arguments: \(message)")
+        do { _ = try EvalCommand.parse(Array(command.dropFirst())) } catch {
+            // An empty message: eval's own validation already printed its one-line error.
+            guard let line = EvalCommand.message(for: error).split(separator: "\n").first else {
+                throw EvalCommand.exitCode(for: error)
+            }
+            throw usageError("eval arguments: \(line)")
         }
     }
 

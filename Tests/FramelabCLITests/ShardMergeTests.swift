@@ -61,7 +61,7 @@ import Testing
 
         // Another dataset (one image fewer), other detector settings, another shard count.
         let other = dir.appendingPathComponent("other.h5").path
-        try eval(dataset, ["--shard", "1/3", "--limit", "15", "--out", other])
+        try eval(dataset, ["--shard", "1/3", "--limit", "7", "--out", other])
         let fingerprint = try merge([shards[0], other, shards[2]])
         #expect(fingerprint.status != 0 && fingerprint.stderr.contains(other) && fingerprint.stderr.contains("different dataset"),
                 "\(fingerprint.stderr)")

@@ -116,7 +116,7 @@ import Testing
         let dir = try TestSupport.makeTemporaryDirectory("slurm-dry")
         let args = ["submit", "slurm", "--shards", "3", "--partition", "gpu", "--time", "10:00", "--out-dir", dir.path,
                     "--", "eval", "--dataset", "csv:faces.csv", "--detector", "cascade", "--threads", "2"]
-        let dry = try TestSupport.framelab(args + ["--dry-run"])
+        let dry = try TestSupport.framelab(["submit", "slurm", "--dry-run"] + args.dropFirst(2))
         #expect(dry.status == 0, "\(dry.stderr)")
         for text in ["#SBATCH --array=0-2", "#SBATCH --partition=gpu", "#SBATCH --time=10:00", "#SBATCH --cpus-per-task=2",
                      "--shard \"$SLURM_ARRAY_TASK_ID/3\"", "shard-\"$SLURM_ARRAY_TASK_ID\".h5", "merge.sbatch",
@@ -139,7 +139,10 @@ import Testing
                                               "--detector", "cascade", "--out", "x.h5"])
         #expect(owned.status != 0 && owned.stderr.contains("--out"), "\(owned.stderr)")
         let typo = try TestSupport.framelab(["submit", "slurm", "--shards", "2", "--dry-run", "--", "eval", "--dataset", "csv:x.csv",
-                                             "--detectr", "cascade"])
-        #expect(typo.status != 0 && typo.stderr.contains("--detectr") && typo.stderr.split(separator: "\n").count == 1, "\(typo.stderr)")
+                                             "--detector", "cascade", "--thread", "2"])
+        #expect(typo.status != 0 && typo.stderr.contains("--thread") && typo.stderr.split(separator: "\n").count == 1, "\(typo.stderr)")
+        let invalid = try TestSupport.framelab(["submit", "slurm", "--shards", "2", "--dry-run", "--", "eval", "--dataset", "csv:x.csv"])
+        #expect(invalid.status != 0 && invalid.stderr.contains("--detector is required")
+                && invalid.stderr.split(separator: "\n").count == 1, "\(invalid.stderr)")
     }
 }
