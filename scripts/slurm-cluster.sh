@@ -89,6 +89,18 @@ PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 
+# Descriptors this shell inherited beyond stdio are closed before the daemons start, so
+# the daemons do not hold them: a caller waiting for them to close (Foundation's Process
+# watches a socket it gives the child) would wait for the cluster to stop. 255 is bash's
+# own handle on this script.
+close_inherited_descriptors() {
+    local fd
+    for fd in /proc/$$/fd/*; do
+        fd=${fd##*/}
+        case $fd in 0|1|2|255) ;; *) eval "exec $fd>&-" 2>/dev/null || true ;; esac
+    done
+}
+
 start() {
     for tool in munged slurmctld slurmd sinfo; do
         command -v "$tool" >/dev/null || die "$tool not found: run scripts/setup.sh (Debian: slurmctld slurmd slurm-client munge)"
@@ -97,6 +109,7 @@ start() {
     if pid_alive "$dir/run/slurmctld.pid"; then say "already running ($dir)"; echo "export SLURM_CONF=$conf"; return 0; fi
     stop >/dev/null 2>&1 || true
     write_config
+    close_inherited_descriptors
     export SLURM_CONF=$conf
     # The daemons get their own stdio (a file), not the caller's: a caller that reads our
     # output to its end (a test) would otherwise wait for the daemons to exit.
