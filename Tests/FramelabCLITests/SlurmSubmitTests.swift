@@ -23,7 +23,10 @@ import Testing
             environment = own.merging(["SLURM_CONF": dir.appendingPathComponent("etc/slurm.conf").path]) { $1 }
         }
 
-        func stop() { _ = try? TestSupport.run("/bin/bash", [script, "stop"], environment: environment) }
+        func stop() {
+            _ = try? TestSupport.run("/bin/bash", [script, "stop"], environment: environment)
+            try? FileManager.default.removeItem(at: dir)
+        }
 
         func slurm(_ tool: String, _ arguments: [String]) throws -> TestSupport.ProcessResult {
             try TestSupport.run("/usr/bin/env", [tool] + arguments, environment: environment)
