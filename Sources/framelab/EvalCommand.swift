@@ -19,7 +19,7 @@ struct EvalCommand: ParsableCommand {
 
             Detectors (--detector NAME[:key=value,...], repeatable; see `framelab detectors`):
               \(DetectorRegistry.builtIns.descriptors.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n  "))
-            Plugin detectors (`framelab plugins list`) are named the same way; --isolate runs each in a child process.
+            Plugin detectors (listed by `framelab detectors`) are named the same way; --isolate runs each in a child process.
 
             Matching: detections in decreasing score order each take the unmatched face they overlap most
             at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on.

@@ -42,7 +42,8 @@ import Testing
                       "--detector", "opencv-lbp", "--plugin-path", Self.plugin, "--json", "--quiet"]
         let inProcess = try TestSupport.framelab(common + ["--out", out, "--run-id", "in-process"])
         #expect(inProcess.status == 0, "\(inProcess.stderr)")
-        let isolated = try TestSupport.framelab(common + ["--isolate", "--threads", "2", "--out", out, "--run-id", "isolated"])
+        let isolated = try TestSupport.framelab(common + ["--isolate", "--plugin-timeout", "60000", "--threads", "2",
+                                                             "--out", out, "--run-id", "isolated"])
         #expect(isolated.status == 0, "\(isolated.stderr)")
         for r in [inProcess, isolated] {
             let rows = try Self.rows(r)
@@ -83,7 +84,8 @@ import Testing
     @Test func runRecordsAPluginDetectorsFacesInProcessAndIsolated() throws {
         let dir = try TestSupport.makeTemporaryDirectory()
         let out = dir.appendingPathComponent("plugin-run.h5").path
-        for (id, extra) in [("a", [String]()), ("b", ["--isolate"])] {
+        // A generous timeout: the machine running the tests may be busy.
+        for (id, extra) in [("a", [String]()), ("b", ["--isolate", "--plugin-timeout", "60000"])] {
             let r = try TestSupport.framelab(["run", "--source", "dataset:" + Self.sample, "--detector", "lbp-face",
                                               "--detector", "opencv-haar", "--plugin-path", Self.plugin, "--out", out,
                                               "--run-id", id, "--quiet"] + extra)
