@@ -1,6 +1,7 @@
 // The C++ side of the OpenCV bridge. Every entry point catches cv::Exception (and any
 // other C++ exception) so nothing unwinds into Swift; failures become status codes.
 #include "framelab_cv.h"
+#include "bridge_errors.hpp"
 #include "bridge_image.hpp"
 
 #include <opencv2/core.hpp>
@@ -9,7 +10,6 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -32,7 +32,9 @@ struct fl_video_writer {
 
 namespace {
 
+using fl_bridge::guarded;
 using fl_bridge::header;
+using fl_bridge::set_error;
 
 // Set once at load time, before any OpenCV call:
 // - Framelab reports every failure in one line of its own, so OpenCV's and FFmpeg's console
@@ -53,9 +55,6 @@ struct QuietLibraries {
 };
 const QuietLibraries quiet_libraries;
 
-void set_error(char *err, size_t err_len, const std::string &message) {
-    if (err && err_len) std::snprintf(err, err_len, "%s", message.c_str());
-}
 
 int32_t fl_format(int type) {
     switch (type) {
@@ -67,24 +66,6 @@ int32_t fl_format(int type) {
     }
 }
 
-// OpenCV's message without its file/line preamble.
-std::string short_message(const cv::Exception &e) {
-    return e.err.empty() ? std::string(e.what()) : e.err;
-}
-
-// Runs `body`, turning C++ exceptions into FL_CV_ERROR with a message.
-template <typename Body> int guarded(char *err, size_t err_len, Body body) {
-    try {
-        return body();
-    } catch (const cv::Exception &e) {
-        set_error(err, err_len, "OpenCV: " + short_message(e));
-    } catch (const std::exception &e) {
-        set_error(err, err_len, e.what());
-    } catch (...) {
-        set_error(err, err_len, "unknown C++ exception");
-    }
-    return FL_CV_ERROR;
-}
 
 // Converts `src` (any supported layout) into `dst` of the wanted format.
 int convert_mat(const cv::Mat &src, cv::Mat &dst, int32_t src_format, int32_t dst_format,
@@ -269,10 +250,8 @@ fl_video *fl_video_open(const char *path, char *err, size_t err_len) {
         video->info.width = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_WIDTH));
         video->info.height = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
         return video;
-    } catch (const cv::Exception &e) {
-        set_error(err, err_len, "OpenCV: " + short_message(e));
     } catch (...) {
-        set_error(err, err_len, "unknown C++ exception");
+        set_error(err, err_len, fl_bridge::current_exception_message());
     }
     return nullptr;
 }
@@ -312,10 +291,8 @@ fl_video_writer *fl_video_writer_open(const char *path, double fps, int32_t widt
             return nullptr;
         }
         return writer;
-    } catch (const cv::Exception &e) {
-        set_error(err, err_len, "OpenCV: " + short_message(e));
     } catch (...) {
-        set_error(err, err_len, "unknown C++ exception");
+        set_error(err, err_len, fl_bridge::current_exception_message());
     }
     return nullptr;
 }

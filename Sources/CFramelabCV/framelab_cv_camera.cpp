@@ -1,42 +1,24 @@
 // Camera helpers of the OpenCV bridge: orientation (rotate/mirror) and the highgui
 // preview window. Like framelab_cv.cpp, nothing here lets a C++ exception escape.
 #include "framelab_cv.h"
+#include "bridge_errors.hpp"
+#include "bridge_image.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/highgui.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include <cstdio>
-#include <exception>
 
 namespace {
 
-int channels_of(int32_t format) {
-    switch (format) {
-    case FL_FORMAT_GRAY8: return 1;
-    case FL_FORMAT_BGR8: return 3;
-    case FL_FORMAT_BGRA8: return 4;
-    default: return 0;
-    }
-}
+using fl_bridge::guarded;
+using fl_bridge::set_error;
 
+// A header over an 8-bit image (orientation and preview take no float images).
 bool wrap(const fl_image *image, cv::Mat &out) {
-    int channels = channels_of(image->format);
-    if (channels == 0) return false;
-    out = cv::Mat(image->height, image->width, CV_8UC(channels), image->data, static_cast<size_t>(image->stride));
+    if (image->format == FL_FORMAT_GRAYF32 || fl_bridge::cv_type(image->format) < 0) return false;
+    out = fl_bridge::header(image);
     return true;
-}
-
-template <typename F>
-int guarded(char *err, size_t err_len, F body) {
-    try {
-        return body();
-    } catch (const cv::Exception &e) {
-        if (err && err_len) std::snprintf(err, err_len, "%s", e.what());
-    } catch (const std::exception &e) {
-        if (err && err_len) std::snprintf(err, err_len, "%s", e.what());
-    }
-    return FL_CV_ERROR;
 }
 
 }  // namespace
@@ -46,12 +28,12 @@ extern "C" int fl_cv_orient(const fl_image *src, const fl_image *dst, int degree
     return guarded(err, err_len, [&]() -> int {
         cv::Mat in, out;
         if (src->format != dst->format || !wrap(src, in) || !wrap(dst, out)) {
-            if (err && err_len) std::snprintf(err, err_len, "orient: 8-bit images of one format only");
+            set_error(err, err_len, "orient: 8-bit images of one format only");
             return FL_CV_UNSUPPORTED;
         }
         bool swaps = degrees == 90 || degrees == 270;
         if (out.cols != (swaps ? in.rows : in.cols) || out.rows != (swaps ? in.cols : in.rows)) {
-            if (err && err_len) std::snprintf(err, err_len, "orient: destination has the wrong size");
+            set_error(err, err_len, "orient: destination has the wrong size");
             return FL_CV_ERROR;
         }
         void *before = out.data;
@@ -61,7 +43,7 @@ extern "C" int fl_cv_orient(const fl_image *src, const fl_image *dst, int degree
         case 180: cv::rotate(in, out, cv::ROTATE_180); break;
         case 270: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
         default:
-            if (err && err_len) std::snprintf(err, err_len, "orient: degrees must be 0, 90, 180 or 270");
+            set_error(err, err_len, "orient: degrees must be 0, 90, 180 or 270");
             return FL_CV_ERROR;
         }
         if (mirror) cv::flip(out, out, 1);

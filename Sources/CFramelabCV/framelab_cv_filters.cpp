@@ -1,12 +1,12 @@
 // OpenCV reference operations for the built-in filters (see framelab_cv_filters.h).
 // As in framelab_cv.cpp, no C++ exception crosses into Swift.
 #include "framelab_cv_filters.h"
+#include "bridge_errors.hpp"
 #include "bridge_image.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,25 +21,13 @@ cv::Mat over(const fl_image *image) {
     return fl_bridge::header(image);
 }
 
-// Runs `body`, turning exceptions into FL_CV_ERROR with the message in `err`, and
-// checking that OpenCV wrote into the caller's memory rather than a fresh buffer.
-template <typename Body>
-int run(char *err, size_t err_len, Body body) {
-    try {
-        return body();
-    } catch (const cv::Exception &e) {
-        if (err && err_len) std::snprintf(err, err_len, "%s", e.what());
-    } catch (const std::exception &e) {
-        if (err && err_len) std::snprintf(err, err_len, "%s", e.what());
-    } catch (...) {
-        if (err && err_len) std::snprintf(err, err_len, "unknown C++ exception");
-    }
-    return FL_CV_ERROR;
-}
+using fl_bridge::guarded;
+using fl_bridge::set_error;
 
+// Checks that OpenCV wrote into the caller's memory rather than a fresh buffer.
 int same_buffer(const cv::Mat &out, const void *before, char *err, size_t err_len) {
     if (out.data == before) return FL_CV_OK;
-    if (err && err_len) std::snprintf(err, err_len, "OpenCV reallocated the destination (shape mismatch)");
+    set_error(err, err_len, "OpenCV reallocated the destination (shape mismatch)");
     return FL_CV_ERROR;
 }
 
@@ -50,7 +38,7 @@ extern "C" {
 
 int fl_cv_transform(const fl_image *src, const fl_image *dst, const double *matrix,
                     char *err, size_t err_len) {
-    return run(err, err_len, [&] {
+    return guarded(err, err_len, [&] {
         cv::Mat in = over(src), out = over(dst);
         int cn = in.channels();
         cv::Mat m(cn, cn + 1, CV_64F, const_cast<double *>(matrix));
@@ -61,7 +49,7 @@ int fl_cv_transform(const fl_image *src, const fl_image *dst, const double *matr
 }
 
 int fl_cv_lut(const fl_image *src, const fl_image *dst, const uint8_t *table, char *err, size_t err_len) {
-    return run(err, err_len, [&] {
+    return guarded(err, err_len, [&] {
         cv::Mat in = over(src), out = over(dst);
         cv::Mat lut(1, 256, CV_8UC(in.channels()), const_cast<uint8_t *>(table));
         void *before = out.data;
@@ -71,7 +59,7 @@ int fl_cv_lut(const fl_image *src, const fl_image *dst, const uint8_t *table, ch
 }
 
 int fl_cv_warp_affine(const fl_image *src, const fl_image *dst, const double m[6], char *err, size_t err_len) {
-    return run(err, err_len, [&] {
+    return guarded(err, err_len, [&] {
         cv::Mat in = over(src), out = over(dst);
         cv::Mat matrix(2, 3, CV_64F, const_cast<double *>(m));
         void *before = out.data;
@@ -82,7 +70,7 @@ int fl_cv_warp_affine(const fl_image *src, const fl_image *dst, const double m[6
 
 int fl_cv_gaussian_blur(const fl_image *src, const fl_image *dst, int radius, double sigma,
                         char *err, size_t err_len) {
-    return run(err, err_len, [&] {
+    return guarded(err, err_len, [&] {
         cv::Mat in = over(src), out = over(dst);
         void *before = out.data;
         cv::GaussianBlur(in, out, cv::Size(2 * radius + 1, 2 * radius + 1), sigma, sigma, cv::BORDER_REPLICATE);
@@ -92,7 +80,7 @@ int fl_cv_gaussian_blur(const fl_image *src, const fl_image *dst, int radius, do
 
 int fl_cv_blend_mask(const fl_image *fg, const fl_image *bg, const fl_image *mask, const fl_image *dst,
                      char *err, size_t err_len) {
-    return run(err, err_len, [&] {
+    return guarded(err, err_len, [&] {
         cv::Mat f = over(fg), b = over(bg), m = over(mask), out = over(dst);
         cv::Mat w1, w2;
         m.convertTo(w1, CV_32F, 1.0 / 255);
@@ -105,7 +93,7 @@ int fl_cv_blend_mask(const fl_image *fg, const fl_image *bg, const fl_image *mas
 
 int fl_cv_source_over(const fl_image *top, const fl_image *bottom, const fl_image *dst,
                       char *err, size_t err_len) {
-    return run(err, err_len, [&] {
+    return guarded(err, err_len, [&] {
         cv::Mat t = over(top), b = over(bottom), out = over(dst);
         cv::Mat alpha, keep;
         cv::extractChannel(t, alpha, 3);

@@ -1,13 +1,13 @@
 // The C++ side of framelab_detect.h: OpenCV's CascadeClassifier and FaceDetectorYN.
 // As in framelab_cv.cpp, no exception crosses into Swift.
 #include "framelab_detect.h"
+#include "bridge_errors.hpp"
 #include "bridge_image.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
-#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -25,24 +25,10 @@ struct fl_yunet {
 
 namespace {
 
-void put_error(char *err, size_t err_len, const std::string &message) {
-    if (err && err_len) std::snprintf(err, err_len, "%s", message.c_str());
-}
-
 cv::Mat wrap(const fl_image *image) { return fl_bridge::header(image); }
 
-template <typename Body> int protect(char *err, size_t err_len, Body body) {
-    try {
-        return body();
-    } catch (const cv::Exception &e) {
-        put_error(err, err_len, "OpenCV: " + (e.err.empty() ? std::string(e.what()) : e.err));
-    } catch (const std::exception &e) {
-        put_error(err, err_len, e.what());
-    } catch (...) {
-        put_error(err, err_len, "unknown C++ exception");
-    }
-    return FL_CV_ERROR;
-}
+using fl_bridge::guarded;
+using fl_bridge::set_error;
 
 // A gray8 view of `image`: itself when already gray, else converted into `buffer`.
 cv::Mat gray_of(const fl_image *image, cv::Mat &buffer) {
@@ -63,7 +49,7 @@ fl_cascade *fl_cascade_load(const char *path, char *err, size_t err_len) {
     try {
         std::ifstream probe(path);
         if (!probe.good()) {
-            put_error(err, err_len, "no such file or not readable");
+            set_error(err, err_len, "no such file or not readable");
             return nullptr;
         }
         auto *cascade = new fl_cascade();
@@ -75,12 +61,12 @@ fl_cascade *fl_cascade_load(const char *path, char *err, size_t err_len) {
         }
         if (!loaded || cascade->classifier.empty()) {
             delete cascade;
-            put_error(err, err_len, "not an OpenCV cascade classifier XML file");
+            set_error(err, err_len, "not an OpenCV cascade classifier XML file");
             return nullptr;
         }
         return cascade;
     } catch (...) {
-        put_error(err, err_len, "unknown C++ exception");
+        set_error(err, err_len, fl_bridge::current_exception_message());
     }
     return nullptr;
 }
@@ -100,7 +86,7 @@ void fl_cascade_window(const fl_cascade *cascade, int32_t *width, int32_t *heigh
 int fl_cascade_detect(fl_cascade *cascade, const fl_image *image, double scale_factor, int min_neighbors,
                       int min_width, int min_height, int max_width, int max_height,
                       fl_detection *out, int capacity, int *count, char *err, size_t err_len) {
-    return protect(err, err_len, [&]() -> int {
+    return guarded(err, err_len, [&]() -> int {
         cv::Mat gray = gray_of(image, cascade->gray);
         std::vector<cv::Rect> objects;
         std::vector<int> neighbours;
@@ -125,7 +111,7 @@ fl_yunet *fl_yunet_create(const char *model_path, float score_threshold, float n
     try {
         std::ifstream probe(model_path);
         if (!probe.good()) {
-            put_error(err, err_len, "no such file or not readable");
+            set_error(err, err_len, "no such file or not readable");
             return nullptr;
         }
         auto *yunet = new fl_yunet();
@@ -134,14 +120,12 @@ fl_yunet *fl_yunet_create(const char *model_path, float score_threshold, float n
                                                      nms_threshold, top_k);
         if (yunet->detector.empty()) {
             delete yunet;
-            put_error(err, err_len, "FaceDetectorYN could not load the model");
+            set_error(err, err_len, "FaceDetectorYN could not load the model");
             return nullptr;
         }
         return yunet;
-    } catch (const cv::Exception &e) {
-        put_error(err, err_len, "OpenCV: " + (e.err.empty() ? std::string(e.what()) : e.err));
     } catch (...) {
-        put_error(err, err_len, "unknown C++ exception");
+        set_error(err, err_len, fl_bridge::current_exception_message());
     }
     return nullptr;
 }
@@ -150,13 +134,13 @@ void fl_yunet_free(fl_yunet *detector) { delete detector; }
 
 int fl_yunet_detect(fl_yunet *detector, const fl_image *image, fl_detection *out, int capacity, int *count,
                     char *err, size_t err_len) {
-    return protect(err, err_len, [&]() -> int {
+    return guarded(err, err_len, [&]() -> int {
         cv::Mat m = wrap(image);
         cv::Mat bgr;
         if (image->format == FL_FORMAT_BGR8) bgr = m;
         else if (image->format == FL_FORMAT_BGRA8) { cv::cvtColor(m, detector->bgr, cv::COLOR_BGRA2BGR); bgr = detector->bgr; }
         else if (image->format == FL_FORMAT_GRAY8) { cv::cvtColor(m, detector->bgr, cv::COLOR_GRAY2BGR); bgr = detector->bgr; }
-        else { put_error(err, err_len, "YuNet needs an 8-bit image"); return FL_CV_UNSUPPORTED; }
+        else { set_error(err, err_len, "YuNet needs an 8-bit image"); return FL_CV_UNSUPPORTED; }
         if (bgr.size() != detector->inputSize) {
             detector->inputSize = bgr.size();
             detector->detector->setInputSize(detector->inputSize);
@@ -177,8 +161,8 @@ int fl_yunet_detect(fl_yunet *detector, const fl_image *image, fl_detection *out
 }
 
 int fl_cv_resize(const fl_image *src, const fl_image *dst, char *err, size_t err_len) {
-    return protect(err, err_len, [&]() -> int {
-        if (src->format != dst->format) { put_error(err, err_len, "resize: formats differ"); return FL_CV_ERROR; }
+    return guarded(err, err_len, [&]() -> int {
+        if (src->format != dst->format) { set_error(err, err_len, "resize: formats differ"); return FL_CV_ERROR; }
         cv::Mat in = wrap(src), out = wrap(dst);
         bool shrinking = dst->width < src->width && dst->height < src->height;
         cv::resize(in, out, out.size(), 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);

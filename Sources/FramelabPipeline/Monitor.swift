@@ -11,7 +11,12 @@ final class Monitor<Value>: @unchecked Sendable {
     init(_ value: Value) {
         self.value = value
         pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
+        // Timed waits use deadlines on the monotonic clock (MonotonicClock), not wall time.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(&condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -37,6 +42,21 @@ final class Monitor<Value>: @unchecked Sendable {
             pthread_mutex_unlock(&mutex)
         }
         while !ready(value) { pthread_cond_wait(&condition, &mutex) }
+        return try body(&value)
+    }
+
+    /// Like `wait(until:then:)`, but gives up waiting at `deadline` (MonotonicClock
+    /// nanoseconds); `body` then runs whether or not `ready` holds.
+    func wait<R>(until ready: (Value) -> Bool, deadline: UInt64, then body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(&mutex)
+        defer {
+            pthread_cond_broadcast(&condition)
+            pthread_mutex_unlock(&mutex)
+        }
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while !ready(value) {
+            if pthread_cond_timedwait(&condition, &mutex, &ts) == ETIMEDOUT { break }
+        }
         return try body(&value)
     }
 }

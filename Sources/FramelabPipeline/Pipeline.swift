@@ -54,8 +54,10 @@ public final class Pipeline: @unchecked Sendable {
         var formats: [PixelFormat: [PixelFormat]] = [:]  // input format → checked chain
         var lastProcessedArrival: UInt64?
         var lastIndex = -1
+        // How long the stages take per frame (running mean), for drop-late's freshness check.
+        var processingEstimate: UInt64?
         while maxFrames.map({ processed < $0 }) ?? true {
-            let delivery = queue.pop()
+            let delivery = queue.pop(processingEstimate: processingEstimate)
             for frame in delivery.dropped {
                 onEvent(.frame(FrameOutcome(index: frame.index, pts: frame.pts, arrival: frame.arrival,
                                             dropped: true, failed: false, finished: 0)))
@@ -84,7 +86,10 @@ public final class Pipeline: @unchecked Sendable {
                 if formats[frame.image.format] == nil {
                     formats[frame.image.format] = try negotiate(frame.image.format)
                 }
+                let began = MonotonicClock.now()
                 process(frame, onEvent)
+                let took = MonotonicClock.now() &- began
+                processingEstimate = processingEstimate.map { ($0 * 7 + took) / 8 } ?? took
                 processed += 1
             }
         }

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// `--preview` under Xvfb: a real highgui window, screenshotted with xwd (x11-apps) and
-/// checked for the camera's colour bars and the yellow timing overlay.
+/// checked for the camera's colour bars and the yellow timing overlay; its keys pressed
+/// with xdotool (real X key events through XTEST).
 @Suite(.serialized) struct PreviewWindowTests {
     /// An X window dump (xwd's format, ZPixmap, 24- or 32-bit pixels, TrueColor) as a BGRA image.
     static func readXWD(_ data: Data) throws -> Mat {
@@ -77,5 +78,52 @@ import Testing
         #expect(warm > 40_000, "warm pixels \(warm); screenshot in \(dir.path)")
         #expect(brightnessLevels.count >= 4, "bars of distinct brightness: \(brightnessLevels.count)")
         #expect(yellow > 200, "overlay pixels \(yellow); screenshot in \(dir.path)")
+    }
+
+    @Test func previewKeysSwitchCameraSaveSnapshotAndQuit() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let h5 = dir.appendingPathComponent("keys.h5").path
+        let shots = dir.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let env = try FakeWebcam.environment(devices: ["/dev/video0", "/dev/video2"])
+        let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        // Far more frames than the test waits for: only the q key can end this run in time.
+        let script = """
+            env \(exports) '\(TestSupport.framelabBinary)' run --source 'camera:/dev/video0,/dev/video2?width=320&height=240' \
+                --filter sepia --frames 100000 --preview --quiet --snapshot '\(shots.path)' --out '\(h5)' &
+            pid=$!
+            for i in $(seq 1 300); do
+                w=$(xdotool search --name '^framelab preview$' 2>/dev/null | head -1)
+                [ -n "$w" ] && break
+                sleep 0.1
+            done
+            [ -n "$w" ] || { echo "no preview window" >&2; kill $pid; exit 3; }
+            sleep 1
+            xdotool windowfocus "$w"
+            xdotool key n; sleep 1
+            xdotool key s; sleep 1
+            xdotool key q
+            # If q were ignored the run would go on for minutes: stop it, and fail.
+            for i in $(seq 1 200); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+            if kill -0 $pid 2>/dev/null; then kill $pid; echo "q did not stop the run" >&2; exit 4; fi
+            wait $pid
+            """
+        let run = try TestSupport.run("/usr/bin/xvfb-run", ["-a", "-s", "-screen 0 800x600x24", "/bin/sh", "-c", script])
+        #expect(run.status == 0, "\(run.stderr)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path).filter { $0.hasSuffix(".png") }
+        #expect(saved.count == 1, "snapshots: \(saved)")
+        let py = try TestSupport.python("""
+            import sys, h5py
+            f = h5py.File(sys.argv[1], "r")
+            run = f["runs"][list(f["runs"].keys())[0]]
+            def s(v): return v.decode() if isinstance(v, bytes) else str(v)
+            for e in run["events"][:]: print(s(e["kind"]), s(e["detail"]))
+            print("frames", len(run["frames"]), "status", s(run.attrs["status"]))
+            """, arguments: [h5])
+        #expect(py.status == 0, "\(py.stderr)")
+        #expect(py.stdout.contains("device-switch from /dev/video0 to /dev/video2"), "\(py.stdout)")
+        #expect(py.stdout.contains("snapshot \(shots.path)"), "\(py.stdout)")
+        // q ended the run long before its 100,000 frames, and the record says so.
+        #expect(!py.stdout.contains("frames 100000"), "\(py.stdout)")
     }
 }
