@@ -1,3 +1,4 @@
+import FramelabCore
 import FramelabDatasets
 import FramelabDetection
 import FramelabEvaluation
@@ -6,15 +7,6 @@ import Testing
 /// The Hungarian matching against exhaustive search, and FDDB's ROC on hand-made frames
 /// where the greedy matching and the maximum-weight one disagree.
 @Suite struct BipartiteMatchingTests {
-    /// A small deterministic generator (64-bit LCG, top bits), so failures reproduce.
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-    }
-
     /// The best total weight over every matching, by trying each column (or none) for each row.
     static func bruteForce(_ w: [[Double]], minimum: Double, row: Int = 0, used: Set<Int> = []) -> Double {
         guard row < w.count else { return 0 }
@@ -26,10 +18,10 @@ import Testing
     }
 
     @Test func findsTheBestTotalWeightOnRandomMatrices() {
-        var random = Seeded(state: 42)
+        var random = SplitMix64(seed: 42)   // seeded, so a failure reproduces
         for trial in 0..<300 {
             let rows = 1 + trial % 6, columns = 1 + (trial / 6) % 6
-            let w = (0..<rows).map { _ in (0..<columns).map { _ in random.next() } }
+            let w = (0..<rows).map { _ in (0..<columns).map { _ in Double.random(in: 0..<1, using: &random) } }
             let pairs = BipartiteMatching.maximumWeight(w, minimum: 0.5)
             let total = pairs.reduce(0) { $0 + w[$1.row][$1.column] }
             #expect(abs(total - Self.bruteForce(w, minimum: 0.5)) < 1e-9, "trial \(trial): \(w)")
