@@ -70,10 +70,11 @@ enum ShardFrames {
                     throw FramelabError(.corrupt, "'\(run.path)': frame \(i), detector \(run.labels[k]), detection \(n): the recorded "
                                         + "match differs from this Framelab's matching (recorded by another version?)")
                 }
-                // Everything a single run's FrameResult carries must be rebuilt here (if FrameResult
-                // gains the image's faces, pass `truth`): the merge-equals-single tests check it.
+                // Everything a single run's FrameResult carries is rebuilt here, the faces too (FDDB's
+                // ROC re-matches with them): the merge-equals-single tests check it.
                 return FrameResult(index: i, name: path, failure: nil, detections: detections, match: match,
-                                   startNs: UInt64(max(0, timing.startNs)), durationNs: UInt64(max(0, timing.durationNs)))
+                                   startNs: UInt64(max(0, timing.startNs)), durationNs: UInt64(max(0, timing.durationNs)),
+                                   faces: truth)
             }
             return (i, AnnotatedImage(path: path, name: path, faces: truth), results)
         }

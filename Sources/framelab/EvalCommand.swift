@@ -4,6 +4,7 @@ import FramelabDatasets
 import FramelabDetection
 import FramelabEvaluation
 import FramelabFilters
+import FramelabRecording
 import Foundation
 
 /// `framelab eval`: several detectors on the same dataset images, one comparison table.
@@ -18,6 +19,7 @@ struct EvalCommand: ParsableCommand {
 
             Detectors (--detector NAME[:key=value,...], repeatable; see `framelab detectors`):
               \(DetectorRegistry.builtIns.descriptors.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n  "))
+            Plugin detectors (listed by `framelab detectors`) are named the same way; --isolate runs each in a child process.
 
             Matching: detections in decreasing score order each take the unmatched face they overlap most
             at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on.
@@ -58,6 +60,9 @@ struct EvalCommand: ParsableCommand {
     @Flag(name: .long, help: "Print no progress line.")
     var quiet = false
 
+    @OptionGroup var plugins: PluginOptions
+    @OptionGroup var isolation: IsolationFlags
+
     func validate() throws {
         if detectors.isEmpty { throw usageError("--detector is required (for example --detector opencv-haar)") }
         if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
@@ -72,6 +77,7 @@ struct EvalCommand: ParsableCommand {
         let sharding: EvalSharding
         let evaluator: DatasetEvaluator
         var data: FaceDataset
+        var pluginAttributes: [String: AttributeValue] = [:]
         do {
             data = try FaceDataset.load(dataset)
             if let limit { data.images = Array(data.images.prefix(limit)) }
@@ -84,14 +90,19 @@ struct EvalCommand: ParsableCommand {
                                      + "(--detector opencv-yunet:model=face_detection_yunet_2022mar.onnx)")
                 specs.removeAll { s in withoutModel.contains(s) }
             }
-            evaluator = try DatasetEvaluator(dataset: data, detectors: specs, threads: threads)
+            let pluginSetup = try PluginRunSetup(filters: [], detectors: specs.map(\.description), plugins: plugins,
+                                                 isolation: isolation)
+            evaluator = try DatasetEvaluator(dataset: data, detectors: specs, registry: pluginSetup.detectorRegistry,
+                                             threads: threads)
+            pluginAttributes = pluginSetup.attributes
         } catch {
             throw failure(error)
         }
         let id = runID ?? RunIdentifier.make()
         let recorder: EvalRecorder?
         do {
-            recorder = try out.map { try EvalRecorder(path: $0, runID: id, command: self, dataset: data, evaluator: evaluator) }
+            recorder = try out.map { try EvalRecorder(path: $0, runID: id, command: self, dataset: data, evaluator: evaluator,
+                                                      extraAttributes: pluginAttributes) }
         } catch {
             throw failure(error)
         }

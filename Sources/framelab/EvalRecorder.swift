@@ -15,7 +15,8 @@ final class EvalRecorder {
     let writer: RunWriter
     let dataset: FaceDataset
 
-    init(path: String, runID: String, command: EvalCommand, dataset: FaceDataset, evaluator: DatasetEvaluator) throws {
+    init(path: String, runID: String, command: EvalCommand, dataset: FaceDataset, evaluator: DatasetEvaluator,
+         extraAttributes: [String: AttributeValue] = [:]) throws {
         self.path = path
         self.runID = runID
         self.dataset = dataset
@@ -29,7 +30,7 @@ final class EvalRecorder {
             "match_iou": .double(FaceMatching.defaultThreshold),
             // Frame i is image_paths[i]: notebooks draw boxes on the images from it.
             "image_paths": .strings(dataset.images.map { Self.absolute($0.path) }),
-        ]) { $1 }
+        ]) { $1 }.merging(extraAttributes) { $1 }
         writer = try RecordingFile(path: path).createRun(id: runID, attributes: attributes, stageNames: labels)
     }
 
