@@ -10,7 +10,7 @@ import FramelabFilters
 public enum DetectorConfiguration {
     public static func resolved(_ specs: [ElementSpec], registry: DetectorRegistry = .builtIns) throws -> [String] {
         try specs.map { spec in
-            // A detector this registry does not know (a plugin's) is described as written.
+            // A detector the registry does not know (unreachable from eval, which checks first) is described as written.
             guard let descriptor = registry[spec.name] else { return spec.description }
             let parameters = try descriptor.parameters(for: spec)
             let values = parameters.values.values

@@ -78,6 +78,7 @@ struct EvalCommand: ParsableCommand {
         let evaluator: DatasetEvaluator
         var data: FaceDataset
         var pluginAttributes: [String: AttributeValue] = [:]
+        var registry = DetectorRegistry.builtIns
         do {
             data = try FaceDataset.load(dataset)
             if let limit { data.images = Array(data.images.prefix(limit)) }
@@ -92,7 +93,8 @@ struct EvalCommand: ParsableCommand {
             }
             let pluginSetup = try PluginRunSetup(filters: [], detectors: specs.map(\.description), plugins: plugins,
                                                  isolation: isolation)
-            evaluator = try DatasetEvaluator(dataset: data, detectors: specs, registry: pluginSetup.detectorRegistry,
+            registry = pluginSetup.detectorRegistry
+            evaluator = try DatasetEvaluator(dataset: data, detectors: specs, registry: registry,
                                              threads: threads)
             pluginAttributes = pluginSetup.attributes
         } catch {
@@ -106,7 +108,7 @@ struct EvalCommand: ParsableCommand {
         } catch {
             throw failure(error)
         }
-        do { try recorder.map { try sharding.annotate($0, specs: evaluator.specs) } } catch { throw failure(error) }
+        do { try recorder.map { try sharding.annotate($0, specs: evaluator.specs, registry: registry) } } catch { throw failure(error) }
         if let summary = sharding.summary, !quiet { printToStandardError(summary) }
 
         let progress = EvalProgress(enabled: !quiet)

@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabDatasets
+import FramelabDetection
 import FramelabFilters
 import FramelabRecording
 import FramelabScaleOut
@@ -26,9 +27,9 @@ struct EvalSharding {
 
     /// Sets the fingerprint, detector configurations and shard attributes on the run, the
     /// whole dataset's image paths (frames keep their dataset-wide numbers), and the frame numbering.
-    func annotate(_ recorder: EvalRecorder, specs: [ElementSpec]) throws {
+    func annotate(_ recorder: EvalRecorder, specs: [ElementSpec], registry: DetectorRegistry) throws {
         var attributes = ShardAttributes.evaluation(fingerprint: DatasetFingerprint.compute(whole),
-                                                    detectorConfigs: try DetectorConfiguration.resolved(specs),
+                                                    detectorConfigs: try DetectorConfiguration.resolved(specs, registry: registry),
                                                     datasetImages: whole.images.count)
         if let shard {
             attributes.merge(ShardAttributes.of(shard)) { $1 }
