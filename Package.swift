@@ -48,7 +48,7 @@ let package = Package(
         // Plugins: the C ABI (one header), the Swift kit, the host and its isolation worker.
         .target(name: "CFramelabPlugin"),
         .target(name: "FramelabPluginKit", dependencies: ["CFramelabPlugin"]),
-        .target(name: "FramelabPluginHost", dependencies: ["FramelabCore", "FramelabFilters", "CFramelabPlugin"]),
+        .target(name: "FramelabPluginHost", dependencies: ["FramelabCore", "FramelabFilters", "FramelabDetection", "CFramelabPlugin"]),
         .executableTarget(name: "framelab-plugin-worker", dependencies: ["FramelabPluginHost"]),
         .target(name: "PosterizePlugin", dependencies: ["FramelabPluginKit"], path: "Plugins/swift-posterize"),
         .executableTarget(name: "framelab-plugin-bench",
@@ -62,9 +62,13 @@ let package = Package(
         // Detector accuracy on datasets: matching, PR/AP, FDDB ROC, the parallel evaluator.
         .target(name: "FramelabEvaluation",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabDatasets"]),
+        // Scale-out: shards of an evaluation, dataset fingerprints, merging shard runs (docs/scale-out.md).
+        .target(name: "FramelabScaleOut",
+                dependencies: ["FramelabCore", "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
+                               "FramelabRecording"]),
         .executableTarget(name: "framelab", dependencies: [
             "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabV4L2",
-            "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
+            "FramelabDetection", "FramelabDatasets", "FramelabEvaluation", "FramelabScaleOut",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -79,8 +83,8 @@ let package = Package(
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabPipeline",
                                    "FramelabTestSupport"]),
         .testTarget(name: "FramelabPluginHostTests",
-                    dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabPluginHost",
-                                   "FramelabTestSupport"]),
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabDetection",
+                                   "FramelabPluginHost", "FramelabTestSupport"]),
         .testTarget(name: "FramelabDetectionTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabTestSupport"]),
         .testTarget(name: "FramelabDatasetsTests",
@@ -88,6 +92,9 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "FramelabEvaluationTests",
                     dependencies: ["FramelabCore", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
+        .testTarget(name: "FramelabScaleOutTests",
+                    dependencies: ["FramelabCore", "FramelabDatasets", "FramelabDetection", "FramelabFilters", "FramelabScaleOut",
+                                   "FramelabTestSupport"]),
         .testTarget(name: "FramelabCLITests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabTestSupport"]),
     ],

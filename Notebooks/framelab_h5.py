@@ -266,3 +266,47 @@ def image_paths(path: str, run: str | None = None) -> list[str]:
     """The dataset image of each frame of an eval run (attribute `image_paths`), in frame order."""
     paths = attributes(path, run).get("image_paths", [])
     return [paths] if isinstance(paths, str) else list(paths)
+
+
+# --- Sharded evaluations (framelab eval --shard, framelab merge; docs/scale-out.md) ---------
+
+#: Columns that measure time, which differ between any two runs of the same evaluation.
+TIMING_COLUMNS = {"frame_matches": ["duration_ms"], "detector_metrics": ["p50_ms", "p95_ms"]}
+
+#: Attributes two runs of the same evaluation share (run context and timings aside).
+EVAL_ATTRIBUTES = ["kind", "dataset", "detectors", "stage_names", "match_iou", "image_paths",
+                   "dataset_fingerprint", "detector_configs", "dataset_images"]
+
+
+def compare_eval_runs(path_a: str, run_a: str | None, path_b: str, run_b: str | None) -> list[str]:
+    """Differences between two eval runs other than timings: per-frame records (frames,
+    failures, which stages were timed), every detection with its match, ground truth,
+    per-frame counts, curves and metrics must be equal (exactly; NaN equals NaN). An empty
+    list means a merged sharded run equals a single-process run."""
+    diffs = []
+    attrs_a, attrs_b = attributes(path_a, run_a), attributes(path_b, run_b)
+    for key in EVAL_ATTRIBUTES:
+        if attrs_a.get(key) != attrs_b.get(key):
+            diffs.append(f"attribute {key}: {attrs_a.get(key)!r} != {attrs_b.get(key)!r}")
+    fa, fb = frames(path_a, run_a), frames(path_b, run_b)
+    if list(fa["index"]) != list(fb["index"]) or list(fa["failed"]) != list(fb["failed"]):
+        diffs.append(f"frames differ: {len(fa)} vs {len(fb)} rows")
+    key = ["frame", "stage"]
+    ta, tb = (timings(p, r)[key].sort_values(key).to_numpy() for p, r in ((path_a, run_a), (path_b, run_b)))
+    if not np.array_equal(ta, tb):
+        diffs.append("timed (frame, stage) pairs differ")
+    fa, fb = (failures(p, r)[["frame", "stage", "reason"]].sort_values(key).values.tolist()
+              for p, r in ((path_a, run_a), (path_b, run_b)))
+    if fa != fb:
+        diffs.append(f"failures differ: {fa} vs {fb}")
+    for name in ["detections", "ground_truth", "frame_matches", "curves", "detector_metrics"]:
+        a, b = matrix_table(path_a, run_a, name), matrix_table(path_b, run_b, name)
+        a = a.drop(columns=TIMING_COLUMNS.get(name, []))
+        b = b.drop(columns=TIMING_COLUMNS.get(name, []))
+        if list(a.columns) != list(b.columns) or a.shape != b.shape:
+            diffs.append(f"{name}: shape {a.shape} vs {b.shape}")
+        elif not np.array_equal(a.to_numpy(), b.to_numpy(), equal_nan=True):
+            rows = np.where(~((a.to_numpy() == b.to_numpy()) | (np.isnan(a.to_numpy()) & np.isnan(b.to_numpy()))).all(axis=1))[0]
+            diffs.append(f"{name}: {len(rows)} rows differ, first {int(rows[0])}: "
+                         f"{a.iloc[rows[0]].to_dict()} vs {b.iloc[rows[0]].to_dict()}")
+    return diffs

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 debian_packages=(libopencv-dev libv4l-dev libhdf5-dev opencv-data pkg-config python3-venv
                  opencv-doc  # photographs for the filter tolerance tests and the detector plugin
-                 libjpeg-dev xvfb x11-apps xdotool unzip)
+                 libjpeg-dev xvfb x11-apps xdotool unzip
+                 slurmctld slurmd slurm-client munge)  # a one-node Slurm cluster for the scale-out test
 missing=()
 for p in "${debian_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,27 +16,44 @@ public struct DetectorParameters: Sendable {
 }
 
 /// How a detector is described to users and made: name, summary, parameters, factory.
+/// Built-in and plugin detectors are described alike; `origin` tells them apart.
 public struct DetectorDescriptor: Sendable {
+    /// The `origin` of Framelab's own detectors; a plugin's is its library path.
+    public static let builtInOrigin = "built-in"
+
     public let name: String
     public let summary: String
     public let parameters: [ParameterSpec]
+    public let origin: String
     let factory: @Sendable (DetectorParameters) throws -> any FaceDetector
 
-    public init(name: String, summary: String, parameters: [ParameterSpec],
+    public init(name: String, summary: String, parameters: [ParameterSpec], origin: String = builtInOrigin,
                 factory: @escaping @Sendable (DetectorParameters) throws -> any FaceDetector) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
+        self.origin = origin
         self.factory = factory
     }
+
+    public var isBuiltIn: Bool { origin == Self.builtInOrigin }
 
     /// Checks the spec's `key=value` arguments and creates one instance.
     public func instantiate(_ spec: ElementSpec) throws -> any FaceDetector {
         try factory(parameters(for: spec))
     }
 
-    /// The checked parameters for a spec (errors name the detector and the key).
+    /// The checked parameters for a spec (errors name the detector and the key, and for a
+    /// plugin the file that declared the parameters).
     public func parameters(for spec: ElementSpec) throws -> DetectorParameters {
+        do {
+            return try checkedParameters(spec)
+        } catch let error as FramelabError where !isBuiltIn {
+            throw FramelabError(error.kind, "\(origin): \(error.message)")
+        }
+    }
+
+    private func checkedParameters(_ spec: ElementSpec) throws -> DetectorParameters {
         var values: [String: ParameterValue] = [:]
         for p in parameters { values[p.name] = p.defaultValue }
         var explicit: Set<String> = []

@@ -31,7 +31,7 @@ public struct FacialLandmarkFinder {
         let eyeBand = image.view(x: x0, y: y0, width: w, height: h * 6 / 10)
         let eyeBoxes = try eyes(eyeBand, SlidingWindowSettings(scaleFactor: 1.1, minNeighbours: 3,
                                                                 minSize: max(w / 10, 8), maxSize: w / 2))
-        let bestTwo = eyeBoxes.sorted { $0.score > $1.score }.prefix(2).sorted { $0.box.x < $1.box.x }
+        let bestTwo = eyeBoxes.sorted(by: Self.better).prefix(2).sorted { $0.box.x < $1.box.x }
         if bestTwo.count == 2 {
             // On the image's left is the person's right eye.
             out.rightEye = offset(bestTwo[0].box.center, x0, y0)
@@ -43,10 +43,20 @@ public struct FacialLandmarkFinder {
         let mouthBand = image.view(x: x0, y: mouthTop, width: w, height: y1 - mouthTop)
         let mouths = try mouth(mouthBand, SlidingWindowSettings(scaleFactor: 1.1, minNeighbours: 12,
                                                                  minSize: max(w / 6, 8), maxSize: w))
-        if let best = mouths.max(by: { $0.score < $1.score }) {
+        if let best = mouths.min(by: Self.better) {
             out.mouth = offset(best.box.center, x0, mouthTop)
         }
         return out
+    }
+
+    /// Higher score first; equal scores (neighbour counts tie often) by a rule that does
+    /// not depend on the order a detector lists its boxes in — larger, then higher, then
+    /// further left — so every cascade evaluator picks the same eyes and mouth.
+    static func better(_ a: FaceDetection, _ b: FaceDetection) -> Bool {
+        if a.score != b.score { return a.score > b.score }
+        if a.box.area != b.box.area { return a.box.area > b.box.area }
+        if a.box.y != b.box.y { return a.box.y < b.box.y }
+        return a.box.x < b.box.x
     }
 
     private func offset(_ p: ImagePoint, _ dx: Int, _ dy: Int) -> ImagePoint {

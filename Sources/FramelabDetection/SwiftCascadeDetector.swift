@@ -3,9 +3,8 @@ import FramelabCV
 import FramelabFilters
 
 /// `cascade`: Framelab's own SIMD Viola-Jones evaluator over an OpenCV Haar cascade XML.
-/// Same parameters and scores as `opencv-haar`. With landmarks=true the eye cascade runs
-/// on this evaluator too; the smile cascade uses tilted features, which this evaluator
-/// does not evaluate yet, so the mouth is found by OpenCV.
+/// Same parameters and scores as `opencv-haar`. With landmarks=true the eye and smile
+/// cascades run on this evaluator too (the smile cascade's 45-degree features included).
 public final class SwiftCascadeDetector: FaceDetector {
     public let name = "cascade"
     public let settings: SlidingWindowSettings
@@ -18,10 +17,10 @@ public final class SwiftCascadeDetector: FaceDetector {
         evaluator = try HaarCascadeEvaluator(path: cascadePath)
         if findLandmarks {
             let eyes = try HaarCascadeEvaluator(path: eyeCascade)
-            let mouth = try CascadeClassifier(path: mouthCascade)
+            let mouth = try HaarCascadeEvaluator(path: mouthCascade)
             landmarks = FacialLandmarkFinder(
                 eyes: { region, s in try eyes.detect(region, settings: s) },
-                mouth: { region, s in try OpenCVCascadeDetector.run(mouth, region, s) })
+                mouth: { region, s in try mouth.detect(region, settings: s) })
         } else {
             landmarks = nil
         }

@@ -80,7 +80,8 @@ public final class DatasetEvaluator {
                 let found = try detector.detect(image)
                 let duration = MonotonicClock.now() - start
                 return FrameResult(index: index, name: item.name, failure: nil, detections: found,
-                                   match: FaceMatching.match(found, item.faces), startNs: start, durationNs: duration)
+                                   match: FaceMatching.match(found, item.faces), startNs: start, durationNs: duration,
+                                   faces: item.faces)
             } catch {
                 return FrameResult(index: index, name: item.name, failure: "\(detector.name): \(message(error))",
                                    detections: [], match: empty, startNs: start, durationNs: MonotonicClock.now() - start)

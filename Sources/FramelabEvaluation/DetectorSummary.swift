@@ -32,7 +32,7 @@ public struct DetectorSummary: Sendable {
         }
         faces = ran.reduce(0) { $0 + $1.match.faces }
         accuracy = PrecisionRecall(outcomes: outcomes, faces: faces)
-        roc = FDDBROC(outcomes: outcomes, faces: faces)
+        roc = FDDBROC(frames: ran)
         let times = SampleStatistics(ran.map(\.milliseconds))
         p50 = times.percentile(50)
         p95 = times.percentile(95)

@@ -1,3 +1,4 @@
+import FramelabDatasets
 import FramelabDetection
 
 /// One detector on one dataset image: what it found, how that matched, how long it took.
@@ -9,6 +10,9 @@ public struct FrameResult: Sendable {
     public var failure: String?
     public var detections: [FaceDetection]
     public var match: FrameMatch
+    /// The image's annotated faces (for FDDB's ROC, which re-matches per threshold);
+    /// empty when not known.
+    public var faces: [GroundTruthFace]
     /// Monotonic start of the detector call and its duration, nanoseconds.
     public var startNs: UInt64
     public var durationNs: UInt64
@@ -16,8 +20,8 @@ public struct FrameResult: Sendable {
     public var milliseconds: Double { Double(durationNs) / 1e6 }
 
     public init(index: Int, name: String, failure: String?, detections: [FaceDetection], match: FrameMatch,
-                startNs: UInt64, durationNs: UInt64) {
+                startNs: UInt64, durationNs: UInt64, faces: [GroundTruthFace] = []) {
         self.index = index; self.name = name; self.failure = failure; self.detections = detections
-        self.match = match; self.startNs = startNs; self.durationNs = durationNs
+        self.match = match; self.startNs = startNs; self.durationNs = durationNs; self.faces = faces
     }
 }

@@ -81,33 +81,3 @@ public final class IsolatedPluginFilter: FrameFilter {
 
     private static func roundUp64(_ n: Int) -> Int { IsolatedSession.roundUp(n, 64) }
 }
-
-/// A detector plugin run in a child process.
-public final class IsolatedPluginDetector {
-    public let element: PluginElement
-    private let session: IsolatedSession
-
-    public init(element: PluginElement, values: ParameterValues, options: IsolationOptions = IsolationOptions()) throws {
-        guard element.info.kind == .detector else {
-            throw FramelabError(.badInput, "element \(element.label) is a \(element.info.kind), not a detector")
-        }
-        self.element = element
-        session = try IsolatedSession(element: element, values: values, options: options)
-    }
-
-    public func detect(_ image: Mat) throws -> [Detection] {
-        guard element.info.formats.contains(image.format) else {
-            throw FramelabError(.unsupported, "element \(element.label) does not accept \(image.format) images")
-        }
-        let layout = session.layout(format: image.format, width: image.width, height: image.height,
-                                    inputStride: nil, output: nil)
-        let map = try session.mapped(size: layout.size)
-        let request = WorkerRequest(operation: WorkerRequest.Operation.detect.rawValue, mappedSize: Int64(map.size),
-                                    input: session.arenaSlot(image) ?? session.place(image, layout: layout, in: map),
-                                    detectionOffset: Int64(layout.detectionOffset),
-                                    detectionCapacity: Int32(PluginABI.detectionCapacity))
-        let response = try session.call(request)
-        let found = (map.base + layout.detectionOffset).assumingMemoryBound(to: fl_plugin_detection.self)
-        return (0..<Int(response.detectionCount)).map { Detection(found[$0]) }
-    }
-}

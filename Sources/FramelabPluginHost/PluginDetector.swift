@@ -1,9 +1,11 @@
 import CFramelabPlugin
 import FramelabCore
+import FramelabDetection
 import FramelabFilters
 
-/// A detector plugin element run in this process.
-public final class PluginDetector {
+/// A detector plugin element run in this process: a `FaceDetector` like the built-ins,
+/// so `run --detector` and `eval --detector` take it by name.
+public final class PluginDetector: FaceDetector {
     public let element: PluginElement
     private let instance: PluginInstance
     private let buffer = UnsafeMutablePointer<fl_plugin_detection>.allocate(capacity: PluginABI.detectionCapacity)
@@ -21,7 +23,7 @@ public final class PluginDetector {
     deinit { buffer.deallocate() }
 
     /// Runs the detector on one image.
-    public func detect(_ image: Mat) throws -> [Detection] {
+    public func detect(_ image: Mat) throws -> [FaceDetection] {
         guard element.info.formats.contains(image.format) else {
             throw FramelabError(.unsupported, "element \(element.label) does not accept \(image.format) images")
         }
@@ -29,7 +31,7 @@ public final class PluginDetector {
             var cImage = fl_plugin_image(image, data: bytes.baseAddress!)
             return try instance.detect(&cImage, into: buffer, capacity: Int32(PluginABI.detectionCapacity))
         }
-        let detections = (0..<count).map { Detection(buffer[$0]) }
+        let detections = (0..<count).map { FaceDetection(buffer[$0]) }
         if let bad = detections.first(where: { !$0.isWellFormed }) {
             throw FramelabError(.processing, "element \(element.label) reported a malformed box \(bad)")
         }

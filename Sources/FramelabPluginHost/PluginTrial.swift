@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabDetection
 import FramelabFilters
 
 /// The test run every element gets before it is accepted: default parameters, one
@@ -35,7 +36,7 @@ public enum PluginTrial {
                     }
                 }
             case .detector:
-                let detect: (Mat) throws -> [Detection]
+                let detect: (Mat) throws -> [FaceDetection]
                 if useWorker {
                     detect = try IsolatedPluginDetector(element: element, values: values, options: options).detect
                 } else {

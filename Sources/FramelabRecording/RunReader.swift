@@ -88,7 +88,7 @@ public enum RecordingReader {
     }
 
     /// Opens `path` read-only, runs `body`, closes it; errors become `FramelabError`s.
-    private static func withFile<R>(_ path: String, _ body: (hid_t) throws(HDF5Error) -> R) throws(FramelabError) -> R {
+    static func withFile<R>(_ path: String, _ body: (hid_t) throws(HDF5Error) -> R) throws(FramelabError) -> R {
         func failure(_ reason: String) -> FramelabError {
             FramelabError(.io, "cannot read HDF5 file '\(path)': \(reason)")
         }

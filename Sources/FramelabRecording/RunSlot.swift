@@ -15,14 +15,21 @@ final class RunSlot: @unchecked Sendable {
     private var accepting = true
 
     private var datasets: Datasets?
+    /// Growing tables (name → column count), opened with the datasets on each attach.
+    private var growingColumns: [String: Int] = [:]
+    private var growing: [String: GrowingTable] = [:]
 
     struct Pending {
         var frames: [FrameRecord] = []
         var timings: [StageTimingRecord] = []
         var failures: [FailureRecord] = []
         var events: [EventRecord] = []
+        /// Rows for growing tables, by table name, row after row.
+        var tableRows: [String: [Double]] = [:]
 
-        var isEmpty: Bool { frames.isEmpty && timings.isEmpty && failures.isEmpty && events.isEmpty }
+        var isEmpty: Bool {
+            frames.isEmpty && timings.isEmpty && failures.isEmpty && events.isEmpty && tableRows.isEmpty
+        }
     }
 
     private struct Datasets {
@@ -48,6 +55,10 @@ final class RunSlot: @unchecked Sendable {
     func append(_ r: StageTimingRecord) { bufferLock.withLock { if accepting { pending.timings.append(r) } } }
     func append(_ r: FailureRecord) { bufferLock.withLock { if accepting { pending.failures.append(r) } } }
     func append(_ r: EventRecord) { bufferLock.withLock { if accepting { pending.events.append(r) } } }
+    func append(rows: [[Double]], to table: String) {
+        guard !rows.isEmpty else { return }
+        bufferLock.withLock { if accepting { pending.tableRows[table, default: []] += rows.flatMap { $0 } } }
+    }
 
     /// From now on appends are dropped (the run is finishing or its file closed).
     func stopAccepting() { bufferLock.withLock { accepting = false } }
@@ -70,7 +81,16 @@ final class RunSlot: @unchecked Sendable {
                 timings: try AppendableDataset.open(in: group.id, name: Schema.Dataset.timings.rawValue),
                 failures: try AppendableDataset.open(in: group.id, name: Schema.Dataset.failures.rawValue),
                 events: try AppendableDataset.open(in: group.id, name: Schema.Dataset.events.rawValue))
+            growing = [:]
+            for (name, columns) in growingColumns {
+                growing[name] = try GrowingTable.open(in: group.id, name: name, columns: columns)
+            }
         }
+    }
+
+    /// A growing table created in the run's group; it is opened on the next attach.
+    func registerGrowingTable(_ name: String, columns: Int) {
+        HDF5.locked { growingColumns[name] = columns }
     }
 
     /// Closes the run's HDF5 objects (so the file can be closed and reopened).
@@ -78,6 +98,8 @@ final class RunSlot: @unchecked Sendable {
         HDF5.locked {
             datasets?.close()
             datasets = nil
+            growing.values.forEach { $0.handle.close() }
+            growing = [:]
         }
     }
 
@@ -101,6 +123,13 @@ final class RunSlot: @unchecked Sendable {
                 batch.failures = []
                 try EventRecord.append(batch.events, to: datasets.events)
                 batch.events = []
+                for (name, values) in batch.tableRows {
+                    guard let table = growing[name] else {
+                        preconditionFailure("rows for table '\(name)', which run '\(id)' does not have")
+                    }
+                    try table.append(values)
+                    batch.tableRows[name] = nil
+                }
             } catch {
                 requeue(batch)
                 throw error
@@ -115,11 +144,15 @@ final class RunSlot: @unchecked Sendable {
             pending.timings = batch.timings + pending.timings
             pending.failures = batch.failures + pending.failures
             pending.events = batch.events + pending.events
+            for (name, values) in batch.tableRows { pending.tableRows[name] = values + (pending.tableRows[name] ?? []) }
         }
     }
 
     /// Records waiting in memory (for tests and diagnostics).
     var pendingCount: Int {
-        bufferLock.withLock { pending.frames.count + pending.timings.count + pending.failures.count + pending.events.count }
+        bufferLock.withLock {
+            pending.frames.count + pending.timings.count + pending.failures.count + pending.events.count
+                + pending.tableRows.count
+        }
     }
 }

@@ -31,7 +31,7 @@ final class DetectorStage: PipelineStage {
         return frame
     }
 
-    static func make(_ texts: [String]) throws -> [DetectorStage] {
-        try texts.map { try DetectorStage(ElementSpec(parsing: $0)) }
+    static func make(_ texts: [String], registry: DetectorRegistry = .builtIns) throws -> [DetectorStage] {
+        try texts.map { try DetectorStage(ElementSpec(parsing: $0), registry: registry) }
     }
 }

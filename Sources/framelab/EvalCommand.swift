@@ -4,6 +4,7 @@ import FramelabDatasets
 import FramelabDetection
 import FramelabEvaluation
 import FramelabFilters
+import FramelabRecording
 import Foundation
 
 /// `framelab eval`: several detectors on the same dataset images, one comparison table.
@@ -18,6 +19,7 @@ struct EvalCommand: ParsableCommand {
 
             Detectors (--detector NAME[:key=value,...], repeatable; see `framelab detectors`):
               \(DetectorRegistry.builtIns.descriptors.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n  "))
+            Plugin detectors (listed by `framelab detectors`) are named the same way; --isolate runs each in a child process.
 
             Matching: detections in decreasing score order each take the unmatched face they overlap most
             at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on.
@@ -43,27 +45,44 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("run-id"), help: "Name of the run inside the HDF5 file (default: UTC time and a random suffix).")
     var runID: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Evaluate only shard K of N (0-based): images whose fnv1a64(name) mod N is K (docs/scale-out.md).",
+        discussion: "Without it: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shard-count or FRAMELAB_SHARD_COUNT.",
+        valueName: "K/N"))
+    var shard: String?
+
+    @Option(name: .customLong("shard-count"), help: "The number of shards N when only the index comes from the environment (JOB_COMPLETION_INDEX).")
+    var shardCount: Int?
+
     @Flag(name: .long, help: "Print one JSON object instead of the table.")
     var json = false
 
     @Flag(name: .long, help: "Print no progress line.")
     var quiet = false
 
+    @OptionGroup var plugins: PluginOptions
+    @OptionGroup var isolation: IsolationFlags
+
     func validate() throws {
         if detectors.isEmpty { throw usageError("--detector is required (for example --detector opencv-haar)") }
         if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
         if let limit, limit < 1 { throw usageError("--limit must be at least 1, got \(limit)") }
+        if let shardCount, shardCount < 1 { throw usageError("--shard-count must be at least 1, got \(shardCount)") }
         if let runID, runID.isEmpty || runID.contains("/") {
             throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
         }
     }
 
     func run() throws {
+        let sharding: EvalSharding
         let evaluator: DatasetEvaluator
         var data: FaceDataset
+        var pluginAttributes: [String: AttributeValue] = [:]
+        var registry = DetectorRegistry.builtIns
         do {
             data = try FaceDataset.load(dataset)
             if let limit { data.images = Array(data.images.prefix(limit)) }
+            sharding = try EvalSharding.select(&data, option: shard, countOption: shardCount)
             var specs = try detectors.map { try ElementSpec(parsing: $0) }
             // YuNet needs a model file the user brings; without one it is skipped, not fatal.
             let withoutModel = specs.filter { $0.name == "opencv-yunet" && !$0.arguments.contains { $0.key == "model" } }
@@ -72,17 +91,25 @@ struct EvalCommand: ParsableCommand {
                                      + "(--detector opencv-yunet:model=face_detection_yunet_2022mar.onnx)")
                 specs.removeAll { s in withoutModel.contains(s) }
             }
-            evaluator = try DatasetEvaluator(dataset: data, detectors: specs, threads: threads)
+            let pluginSetup = try PluginRunSetup(filters: [], detectors: specs.map(\.description), plugins: plugins,
+                                                 isolation: isolation)
+            registry = pluginSetup.detectorRegistry
+            evaluator = try DatasetEvaluator(dataset: data, detectors: specs, registry: registry,
+                                             threads: threads)
+            pluginAttributes = pluginSetup.attributes
         } catch {
             throw failure(error)
         }
         let id = runID ?? RunIdentifier.make()
         let recorder: EvalRecorder?
         do {
-            recorder = try out.map { try EvalRecorder(path: $0, runID: id, command: self, dataset: data, evaluator: evaluator) }
+            recorder = try out.map { try EvalRecorder(path: $0, runID: id, command: self, dataset: data, evaluator: evaluator,
+                                                      extraAttributes: pluginAttributes) }
         } catch {
             throw failure(error)
         }
+        do { try recorder.map { try sharding.annotate($0, specs: evaluator.specs, registry: registry) } } catch { throw failure(error) }
+        if let summary = sharding.summary, !quiet { printToStandardError(summary) }
 
         let progress = EvalProgress(enabled: !quiet)
         let result: DatasetEvaluator.Evaluation

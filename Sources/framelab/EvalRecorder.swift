@@ -15,7 +15,8 @@ final class EvalRecorder {
     let writer: RunWriter
     let dataset: FaceDataset
 
-    init(path: String, runID: String, command: EvalCommand, dataset: FaceDataset, evaluator: DatasetEvaluator) throws {
+    init(path: String, runID: String, command: EvalCommand, dataset: FaceDataset, evaluator: DatasetEvaluator,
+         extraAttributes: [String: AttributeValue] = [:]) throws {
         self.path = path
         self.runID = runID
         self.dataset = dataset
@@ -29,19 +30,43 @@ final class EvalRecorder {
             "match_iou": .double(FaceMatching.defaultThreshold),
             // Frame i is image_paths[i]: notebooks draw boxes on the images from it.
             "image_paths": .strings(dataset.images.map { Self.absolute($0.path) }),
-        ]) { $1 }
+        ]) { $1 }.merging(extraAttributes) { $1 }
+        writer = try RecordingFile(path: path).createRun(id: runID, attributes: attributes, stageNames: labels)
+    }
+
+    /// The run described by `attributes` (the merge of shard runs writes one this way).
+    init(path: String, runID: String, attributes: [String: AttributeValue], labels: [String], dataset: FaceDataset) throws {
+        self.path = path
+        self.runID = runID
+        self.dataset = dataset
         writer = try RecordingFile(path: path).createRun(id: runID, attributes: attributes, stageNames: labels)
     }
 
     private var tables = DetectionTables()
+
+    /// The dataset-wide index of each image of `dataset`, when it is a slice (a shard, or
+    /// the shards a merge found): frames are numbered by it, so they keep their place in
+    /// the whole dataset (`image_paths[frame]`). nil: images are numbered from 0.
+    var frameIndices: [Int]?
 
     private static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
     func record(_ result: DatasetEvaluator.Evaluation, summaries: [DetectorSummary]) throws {
-        for (i, image) in dataset.images.enumerated() {
-            let frames = result.frames.map { $0[i] }
+        try record(frames: result.frames, wallSeconds: result.wallSeconds, summaries: summaries)
+    }
+
+    /// `frames`: per detector, per image of `dataset`.
+    func record(frames results: [[FrameResult]], wallSeconds: Double, summaries: [DetectorSummary]) throws {
+        for (position, image) in dataset.images.enumerated() {
+            let i = frameIndices?[position] ?? position
+            // Numbered by their place in the whole dataset (frame_matches takes it from `index`).
+            let frames = results.map { detector -> FrameResult in
+                var r = detector[position]
+                r.index = i
+                return r
+            }
             let arrival = frames.map(\.startNs).min() ?? 0
             writer.append(FrameRecord(index: Int64(i), ptsNs: 0, arrivalNs: Int64(arrival), dropped: false,
                                       failed: frames.contains { $0.failure != nil }))
@@ -58,7 +83,7 @@ final class EvalRecorder {
             }
         }
         for (k, s) in summaries.enumerated() { tables.add(s, detector: k) }
-        try writer.setAttribute("wall_seconds", .double(result.wallSeconds))
+        try writer.setAttribute("wall_seconds", .double(wallSeconds))
     }
 
     /// Adds the detection tables to the run's group, then ends the run.

@@ -13,6 +13,6 @@ struct Framelab: ParsableCommand {
         version: FramelabVersionInfo.text,
         subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self, PluginsCommand.self,
                       DevicesCommand.self, EvalCommand.self, DetectorsCommand.self, DatasetCommand.self,
-                      BenchCommand.self]
+                      BenchCommand.self, MergeCommand.self, SubmitCommand.self]
     )
 }

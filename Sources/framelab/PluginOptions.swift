@@ -1,5 +1,6 @@
 import ArgumentParser
 import FramelabCore
+import FramelabDetection
 import FramelabFilters
 import FramelabPluginHost
 import FramelabPipeline
@@ -21,7 +22,7 @@ struct PluginOptions: ParsableArguments {
 
 /// `run`'s isolation flags.
 struct IsolationFlags: ParsableArguments {
-    @Flag(name: .long, help: "Run plugin filters in a child process sharing frame memory; a crash or hang fails the frame, not the run.")
+    @Flag(name: .long, help: "Run plugin filters and detectors in a child process sharing frame memory; a crash or hang fails the frame, not the run.")
     var isolate = false
 
     @Option(name: .customLong("plugin-timeout"),
@@ -44,15 +45,18 @@ struct IsolationFlags: ParsableArguments {
     }
 }
 
-/// What `run` needs from plugins: one registry of built-in and plugin filters, checked
-/// before any frame is read, and the attributes the run records about the plugins it uses.
+/// What `run` needs from plugins: one registry of built-in and plugin filters and one of
+/// built-in and plugin detectors, checked before any frame is read, and the attributes
+/// the run records about the plugins it uses.
 struct PluginRunSetup {
     let registry: FilterRegistry
+    let detectorRegistry: DetectorRegistry
     let attributes: [String: AttributeValue]
 
     /// Every `--filter` naming a plugin element is checked here — no clash, a filter not a
-    /// detector, parameter values in range (errors name the file) — and test-run once.
-    init(filters: [String], plugins: PluginOptions, isolation: IsolationFlags) throws {
+    /// detector, parameter values in range (errors name the file) — and test-run once;
+    /// every `--detector` likewise (`PluginDetectorSetup`).
+    init(filters: [String], detectors: [String] = [], plugins: PluginOptions, isolation: IsolationFlags) throws {
         let catalog = plugins.catalog()
         for problem in catalog.problems { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
         var isolationOptions = isolation.options
@@ -78,17 +82,10 @@ struct PluginRunSetup {
                 used.append(element)
             }
         }
+        let detectorSetup = try PluginDetectorSetup(detectors: detectors, catalog: catalog, isolation: isolationOptions)
+        used += detectorSetup.used
         self.registry = registry
-        var attributes: [String: AttributeValue] = [:]
-        if !used.isEmpty {
-            attributes["plugin_elements"] = .strings(used.map(\.info.name))
-            attributes["plugin_paths"] = .strings(used.map(\.info.path))
-            attributes["plugin_versions"] = .strings(used.map(\.info.version))
-            attributes["plugin_abi_versions"] = .strings(used.map(\.info.abiVersion))
-            attributes["plugin_host_abi_version"] = .string(PluginABI.versionText)
-            attributes["plugin_isolated"] = .int(isolation.isolate ? 1 : 0)
-            if isolation.isolate { attributes["plugin_timeout_ms"] = .int(Int64(isolation.timeoutMilliseconds)) }
-        }
-        self.attributes = attributes
+        detectorRegistry = detectorSetup.registry
+        attributes = PluginDetectorSetup.attributes(used: used, isolation: isolation)
     }
 }

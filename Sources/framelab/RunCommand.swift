@@ -85,12 +85,12 @@ struct RunCommand: ParsableCommand {
         let source: any FrameSource
         let pluginSetup: PluginRunSetup
         do {
-            pluginSetup = try PluginRunSetup(filters: filters, plugins: plugins, isolation: isolation)
+            pluginSetup = try PluginRunSetup(filters: filters, detectors: detectors, plugins: plugins, isolation: isolation)
             let registry = pluginSetup.registry  // built-ins and plugins, one naming scheme
             let specs = try filters.map { try ElementSpec(parsing: $0) }
             stages = try registry.instantiateChain(specs, path: FilterPath(parsing: path), threads: threads).map { filter in
                 FilterStage(filter, acceptedFormats: PixelFormat.allCases.filter { filter.outputFormat(for: $0) != nil })
-            } + DetectorStage.make(detectors)
+            } + DetectorStage.make(detectors, registry: pluginSetup.detectorRegistry)
             source = try SourceFactory.open(self.source)
         } catch {
             throw failure(error)
@@ -120,7 +120,12 @@ struct RunCommand: ParsableCommand {
         controls.attach(source as? CameraSource)
         let outputs = live.makeOutputs(source: source, stageNames: stageNames, controls: controls,
                                        stop: { pipeline.requestStop() })
-        let detectionLog = RunDetectionLog(stages: stages, source: source)
+        let detectionLog: RunDetectionLog
+        do {
+            detectionLog = try RunDetectionLog(stages: stages, source: source, writer: writer)
+        } catch {
+            throw failure(error)
+        }
 
         var runError: Error?
         do {
@@ -148,7 +153,6 @@ struct RunCommand: ParsableCommand {
             status = pipeline.wasStopped ? "interrupted" : "completed"
         }
         do {
-            if !detectionLog.isEmpty { for table in detectionLog.runTables { try writer?.addTable(table) } }
             try writer?.finish(status: status)
         } catch {
             if runError == nil { runError = error }

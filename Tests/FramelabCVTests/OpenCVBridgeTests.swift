@@ -25,7 +25,7 @@ import Testing
 
     @Test func bgraToGrayMatchesTheBT601Formula() throws {
         let m = Mat(format: .bgra8, width: 16, height: 4)
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for y in 0..<4 { for x in 0..<16 {
             m.setPixel(x: x, y: y, [Double(rng.next() % 256), Double(rng.next() % 256), Double(rng.next() % 256), 255])
         } }
@@ -101,18 +101,5 @@ import Testing
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: FramelabError.self) { try VideoReader(path: path) }
         #expect(error?.message.contains(path) == true)
-    }
-}
-
-/// A small deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

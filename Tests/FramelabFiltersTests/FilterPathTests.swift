@@ -20,15 +20,15 @@ import Testing
     struct Case: Sendable, CustomTestStringConvertible {
         let filter: String
         let tolerance: Tolerance
-        let randomSpec: @Sendable (inout SeededGenerator) -> String
+        let randomSpec: @Sendable (inout SplitMix64) -> String
         var testDescription: String { filter }
     }
 
-    static func number(_ r: ClosedRange<Double>, _ rng: inout SeededGenerator) -> String {
+    static func number(_ r: ClosedRange<Double>, _ rng: inout SplitMix64) -> String {
         String(Double.random(in: r, using: &rng))
     }
 
-    static func vector(_ n: Int, _ r: ClosedRange<Double>, _ rng: inout SeededGenerator) -> String {
+    static func vector(_ n: Int, _ r: ClosedRange<Double>, _ rng: inout SplitMix64) -> String {
         (0..<n).map { _ in number(r, &rng) }.joined(separator: " ")
     }
 
@@ -138,7 +138,7 @@ import Testing
 
     @Test(arguments: cases)
     func pathsAgreeWithScalarOnRandomImages(_ c: Case) throws {
-        var rng = SeededGenerator(seed: UInt64(c.filter.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
+        var rng = SplitMix64(seed: UInt64(c.filter.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
         let formats = registry[c.filter]!.formats
         // Odd widths, a single pixel, a width below one vector, one just above, padded strides.
         let sizes = [(37, 11), (1, 1), (7, 3), (9, 2), (64, 5)]
@@ -158,7 +158,7 @@ import Testing
 
     @Test(arguments: cases)
     func pathsAgreeWithScalarOnPhotographs(_ c: Case) throws {
-        var rng = SeededGenerator(seed: 99)
+        var rng = SplitMix64(seed: 99)
         let spec = try ElementSpec(parsing: c.randomSpec(&rng))
         for path in TestImages.photoPaths {
             let format = registry[c.filter]!.formats[0]

@@ -49,7 +49,7 @@ import Testing
     func fusedChainMatchesEagerScalarChain(threads: Int) throws {
         let texts = ["sepia:intensity=0.6", "hue:angle=0.4", "colorControls:saturation=0.9,contrast=0.9", "gamma:power=0.8",
                      "vibrance:amount=0.3", "gray"]
-        var rng = SeededGenerator(seed: 5)
+        var rng = SplitMix64(seed: 5)
         for (w, h) in [(37, 11), (1, 1), (64, 9)] {
             let input = TestImages.noise(.bgra8, width: w, height: h, values: 40...160, using: &rng)
             var eager = input

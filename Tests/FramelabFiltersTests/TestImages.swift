@@ -2,23 +2,10 @@ import FramelabCore
 import FramelabCV
 import Foundation
 
-/// A seeded generator (SplitMix64), so every property test is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum TestImages {
     /// Uniform noise, with rows padded so stride > row bytes.
     static func noise(_ format: PixelFormat, width: Int, height: Int, padding: Int = 8,
-                      values: ClosedRange<UInt8> = 0...255, using rng: inout SeededGenerator) -> Mat {
+                      values: ClosedRange<UInt8> = 0...255, using rng: inout SplitMix64) -> Mat {
         let m = Mat(format: format, width: width, height: height, stride: width * format.bytesPerPixel + padding)
         for y in 0..<height { for x in 0..<width {
             m.setPixel(x: x, y: y, (0..<format.channels).map { _ in Double(UInt8.random(in: values, using: &rng)) })

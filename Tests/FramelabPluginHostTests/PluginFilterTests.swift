@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabCV
+import FramelabDetection
 import FramelabFilters
 import FramelabPluginHost
 import FramelabTestSupport
@@ -63,7 +64,7 @@ import Testing
         let values = try element.values(for: ElementSpec(parsing: "bright-spot:threshold=240"))
         let found = try PluginDetector(element: element, values: values).detect(image)
         #expect(found.count == 1)
-        #expect(found.first.map { [$0.x, $0.y, $0.width, $0.height] } == [5, 10, 20, 10])
+        #expect(found.first.map { [$0.box.x, $0.box.y, $0.box.width, $0.box.height] } == [5, 10, 20, 10])
         #expect(abs((found.first?.score ?? 0) - 200.0 / 2000.0) < 1e-6)
         #expect(found.first?.leftEye == nil && found.first?.mouth == nil)
         #expect(try PluginDetector(element: element, values: values).detect(Mat(format: .gray8, width: 8, height: 8)).isEmpty)
@@ -100,11 +101,13 @@ import Testing
         // Messi's face in messi5.jpg (548x342) is about 37 px wide, centred near (245, 112)
         // (checked by drawing the boxes); the cascade also finds two false positives there.
         #expect(inProcess.contains { d in
-            abs(d.x + d.width / 2 - 245) < 12 && abs(d.y + d.height / 2 - 112) < 12 && (25...50).contains(d.width)
+            abs(d.box.center.x - 245) < 12 && abs(d.box.center.y - 112) < 12 && (25...50).contains(d.box.width)
         }, "\(inProcess)")
         let isolated = try IsolatedPluginDetector(element: element, values: values).detect(image)
         // OpenCV groups candidates found by parallel workers, so the order may differ; the boxes may not.
-        func sorted(_ d: [Detection]) -> [Detection] { d.sorted { ($0.x, $0.y, $0.width) < ($1.x, $1.y, $1.width) } }
+        func sorted(_ d: [FaceDetection]) -> [FaceDetection] {
+            d.sorted { ($0.box.x, $0.box.y, $0.box.width) < ($1.box.x, $1.box.y, $1.box.width) }
+        }
         #expect(sorted(isolated) == sorted(inProcess))
     }
 }

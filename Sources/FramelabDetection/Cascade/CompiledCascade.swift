@@ -3,6 +3,10 @@
 /// a few loads at fixed distances from the window — the same loads for neighbouring
 /// windows, which is what lets `CascadeScanner` evaluate eight windows at once.
 /// Everything is in flat arrays of plain values, reached through pointers while scanning.
+///
+/// Tilted features use OpenCV's rotated corners, (x, y), (x − h, y + h), (x + w, y + w)
+/// and (x + w − h, y + w + h), in the rotated-sum table that follows the upright one by
+/// `tiltedBase` entries (`IntegralImages`), so they are evaluated exactly like upright ones.
 struct CompiledCascade {
     /// Per feature, three rectangles of four corner offsets (top-left, top-right,
     /// bottom-left, bottom-right); unused rectangles have weight 0.
@@ -17,6 +21,7 @@ struct CompiledCascade {
     var normOffsets: (Int, Int, Int, Int)
     var normArea: Double
     let stride: Int
+    let tiltedBase: Int
 
     /// A stage: either `stumpCount` stumps from `first` in `stumps`, or `treeCount` trees from `first` in `trees`.
     struct Stage {
@@ -49,14 +54,21 @@ struct CompiledCascade {
         var right: Int32
     }
 
-    init(_ cascade: HaarCascade, stride: Int) {
+    init(_ cascade: HaarCascade, stride: Int, tiltedBase: Int) {
         self.stride = stride
+        self.tiltedBase = tiltedBase
         for f in cascade.features {
             for k in 0..<3 {
                 if k < f.rects.count {
                     let r = f.rects[k]
-                    offsets += [r.y * stride + r.x, r.y * stride + r.x + r.width,
-                                (r.y + r.height) * stride + r.x, (r.y + r.height) * stride + r.x + r.width]
+                    if f.tilted {
+                        offsets += [r.y * stride + r.x, (r.y + r.height) * stride + r.x - r.height,
+                                    (r.y + r.width) * stride + r.x + r.width,
+                                    (r.y + r.width + r.height) * stride + r.x + r.width - r.height].map { $0 + tiltedBase }
+                    } else {
+                        offsets += [r.y * stride + r.x, r.y * stride + r.x + r.width,
+                                    (r.y + r.height) * stride + r.x, (r.y + r.height) * stride + r.x + r.width]
+                    }
                     weights.append(r.weight)
                 } else {
                     offsets += [0, 0, 0, 0]

@@ -147,6 +147,11 @@ extension HaarCascade {
             for r in f.rects where !f.tilted && (r.x < 0 || r.y < 0 || r.x + r.width > w || r.y + r.height > h) {
                 throw bad("a feature rectangle lies outside the \(w)x\(h) window")
             }
+            // A 45-degree rectangle spans x − height … x + width and y … y + width + height.
+            for r in f.rects where f.tilted && (r.x - r.height < 0 || r.y < 0 || r.x + r.width > w
+                                                 || r.y + r.width + r.height > h || r.width < 0 || r.height < 0) {
+                throw bad("a tilted feature rectangle lies outside the \(w)x\(h) window")
+            }
         }
     }
 }

@@ -13,16 +13,12 @@ public final class HaarCascadeEvaluator {
     private var level: [UInt8] = []
     private var gray: Mat?
 
-    public init(cascade: HaarCascade) throws {
-        if cascade.hasTiltedFeatures {
-            throw FramelabError(.unsupported,
-                "cascade '\(cascade.path)': tilted (45-degree) features are not evaluated by 'cascade' yet; use opencv-haar")
-        }
+    public init(cascade: HaarCascade) {
         self.cascade = cascade
     }
 
     public convenience init(path: String) throws {
-        try self.init(cascade: HaarCascade(contentsOf: path))
+        self.init(cascade: try HaarCascade(contentsOf: path))
     }
 
     /// Raw windows (before grouping) in image pixels, for tests and for `detect`.
@@ -30,25 +26,44 @@ public final class HaarCascadeEvaluator {
         let src = image.format == .gray8 ? image : try gray8(image)
         let winW = cascade.windowWidth, winH = cascade.windowHeight
         let maxW = settings.maxSize ?? src.width, maxH = settings.maxSize ?? src.height
-        // Scales exactly as OpenCV lists them: factor grows geometrically (double),
-        // each kept as a float.
-        var scales: [Float] = []
+        // Scales exactly as OpenCV 4 lists them: every factor (grown geometrically in double)
+        // whose window still fits the image, each kept as a float; then those whose window,
+        // recomputed from the float, lies within min and max size (up to the first too large).
+        var all: [Float] = []
         var factor = 1.0
         while true {
             let ww = Int((Double(winW) * factor).rounded(.toNearestOrEven))
             let wh = Int((Double(winH) * factor).rounded(.toNearestOrEven))
-            if ww > maxW || wh > maxH { break }
-            if ww >= settings.minSize && wh >= settings.minSize { scales.append(Float(factor)) }
+            if ww > src.width || wh > src.height { break }
+            all.append(Float(factor))
             factor *= settings.scaleFactor
-            if ww > src.width && wh > src.height { break }
+        }
+        var scales: [Float] = []
+        for scale in all {
+            let ww = Int((Float(winW) * scale).rounded(.toNearestOrEven))
+            let wh = Int((Float(winH) * scale).rounded(.toNearestOrEven))
+            if ww > maxW || wh > maxH { break }
+            if ww >= settings.minSize && wh >= settings.minSize { scales.append(scale) }
         }
         guard !scales.isEmpty else { return [] }
 
         let lanePadding = CascadeScanner.lanes * 2 + 1
-        integrals.reserve(maxWidth: src.width, maxHeight: src.height, padding: lanePadding + winW)
-        if compiled?.stride != integrals.stride { compiled = CompiledCascade(cascade, stride: integrals.stride) }
+        integrals.reserve(maxWidth: src.width, maxHeight: src.height, padding: lanePadding + winW,
+                          tilted: cascade.hasTiltedFeatures)
+        let tiltedBase = cascade.hasTiltedFeatures ? integrals.tableSize : 0
+        if compiled?.stride != integrals.stride || compiled?.tiltedBase != tiltedBase {
+            compiled = CompiledCascade(cascade, stride: integrals.stride, tiltedBase: tiltedBase)
+        }
         let scanner = CascadeScanner(cascade: compiled!)
         if level.count < src.width * src.height { level = .init(repeating: 0, count: src.width * src.height) }
+
+        // OpenCV cuts each level's rows into stripes for its thread pool: as many stripes as
+        // the first level's window columns need 32-wide blocks, each stripe a whole number
+        // of row steps rounded from a floor division — so the last row or two of a level can
+        // fall outside every stripe, and those windows are never visited. Same rows here.
+        let firstWidth = Int((Float(src.width) / scales[0]).rounded(.toNearestOrEven))
+        let stripes = Int((Double(max(firstWidth + 1 - winW, 0)) / 32).rounded(.up))
+        guard stripes > 0 else { return [] }
 
         var windows: [IntRect] = []
         var hits: [(x: Int, y: Int)] = []
@@ -65,29 +80,39 @@ public final class HaarCascadeEvaluator {
             }
             hits.removeAll(keepingCapacity: true)
             let step = scale >= 2 ? 1 : 2
+            let rows = h + 1 - winH
+            let stripeRows = max((rows / step + stripes - 1) / stripes, 1) * step
+            let rowEnd = min(stripes * stripeRows, rows)
             integrals.sum.withUnsafeBufferPointer { s in
                 integrals.squares.withUnsafeBufferPointer { q in
-                    scanner.scan(sum: s.baseAddress!, squares: q.baseAddress!, maxX: w - winW, maxY: h - winH,
+                    scanner.scan(sum: s.baseAddress!, squares: q.baseAddress!, maxX: w - winW, maxY: rowEnd - 1,
                                  step: step, hits: &hits)
                 }
             }
-            let f = Double(scale)
-            let ww = Int((Double(winW) * f).rounded(.toNearestOrEven))
-            let wh = Int((Double(winH) * f).rounded(.toNearestOrEven))
+            // Back to image pixels in float, as OpenCV does (x·scale can land exactly on .5
+            // in float where the double product is just above it).
+            let ww = Int((Float(winW) * scale).rounded(.toNearestOrEven))
+            let wh = Int((Float(winH) * scale).rounded(.toNearestOrEven))
             for hit in hits {
-                windows.append(IntRect(x: Int((Double(hit.x) * f).rounded(.toNearestOrEven)),
-                                       y: Int((Double(hit.y) * f).rounded(.toNearestOrEven)), width: ww, height: wh))
+                windows.append(IntRect(x: Int((Float(hit.x) * scale).rounded(.toNearestOrEven)),
+                                       y: Int((Float(hit.y) * scale).rounded(.toNearestOrEven)), width: ww, height: wh))
             }
         }
         return windows
     }
 
     /// Grouped detections; scores are neighbour counts, as `opencv-haar` reports them.
+    /// Boxes are clipped to the image (a window scaled back can overhang the bottom or
+    /// right edge by a pixel), as `CascadeClassifier::detectMultiScale` clips them.
     public func detect(_ image: Mat, settings: SlidingWindowSettings) throws -> [FaceDetection] {
         let raw = try rawWindows(image, settings: settings)
-        return RectangleGrouping.group(raw, minNeighbours: settings.minNeighbours).map {
-            FaceDetection(box: BoundingBox(x: Double($0.rect.x), y: Double($0.rect.y), width: Double($0.rect.width),
-                                           height: Double($0.rect.height)), score: Double($0.neighbours))
+        return RectangleGrouping.group(raw, minNeighbours: settings.minNeighbours).compactMap { group in
+            let r = group.rect
+            let x0 = max(r.x, 0), y0 = max(r.y, 0)
+            let x1 = min(r.x + r.width, image.width), y1 = min(r.y + r.height, image.height)
+            guard x1 > x0, y1 > y0 else { return nil }
+            return FaceDetection(box: BoundingBox(x: Double(x0), y: Double(y0), width: Double(x1 - x0),
+                                                  height: Double(y1 - y0)), score: Double(group.neighbours))
         }
     }
 

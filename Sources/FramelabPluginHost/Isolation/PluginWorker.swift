@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CFramelabPlugin
 import FramelabCore
+import FramelabDetection
 import FramelabFilters
 
 /// The child side of isolation: `framelab-plugin-worker PATH ELEMENT [key=value …]`.

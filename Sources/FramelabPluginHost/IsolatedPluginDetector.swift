@@ -1,0 +1,46 @@
+import CFramelabPlugin
+import FramelabCore
+import FramelabDetection
+import FramelabFilters
+
+/// A detector plugin run in a child process (`--isolate`): a `FaceDetector` whose
+/// crash, hang or timeout fails the frame with a message instead of ending the host.
+public final class IsolatedPluginDetector: FaceDetector {
+    public let element: PluginElement
+    private let session: IsolatedSession
+
+    public var name: String { element.info.name }
+    /// How many times a dead worker was replaced.
+    public var restarts: Int { session.restarts }
+
+    public init(element: PluginElement, values: ParameterValues, options: IsolationOptions = IsolationOptions()) throws {
+        guard element.info.kind == .detector else {
+            throw FramelabError(.badInput, "element \(element.label) is a \(element.info.kind), not a detector")
+        }
+        self.element = element
+        session = try IsolatedSession(element: element, values: values, options: options)
+    }
+
+    public func detect(_ image: Mat) throws -> [FaceDetection] {
+        guard element.info.formats.contains(image.format) else {
+            throw FramelabError(.unsupported, "element \(element.label) does not accept \(image.format) images")
+        }
+        let layout = session.layout(format: image.format, width: image.width, height: image.height,
+                                    inputStride: nil, output: nil)
+        let map = try session.mapped(size: layout.size)
+        let request = WorkerRequest(operation: WorkerRequest.Operation.detect.rawValue, mappedSize: Int64(map.size),
+                                    input: session.arenaSlot(image) ?? session.place(image, layout: layout, in: map),
+                                    detectionOffset: Int64(layout.detectionOffset),
+                                    detectionCapacity: Int32(PluginABI.detectionCapacity))
+        let response = try session.call(request)
+        let found = (map.base + layout.detectionOffset).assumingMemoryBound(to: fl_plugin_detection.self)
+        guard response.detectionCount >= 0, Int(response.detectionCount) <= PluginABI.detectionCapacity else {
+            throw FramelabError(.processing, "element \(element.label) reported \(response.detectionCount) detections (room for \(PluginABI.detectionCapacity))")
+        }
+        let detections = (0..<Int(response.detectionCount)).map { FaceDetection(found[$0]) }
+        if let bad = detections.first(where: { !$0.isWellFormed }) {
+            throw FramelabError(.processing, "element \(element.label) reported a malformed box \(bad)")
+        }
+        return detections
+    }
+}

@@ -1,0 +1,37 @@
+import FramelabCore
+import FramelabDetection
+import FramelabFilters
+
+extension PluginCatalog {
+    /// The built-in detectors plus every plugin detector, in one `DetectorRegistry`, so
+    /// `--detector NAME` means the same for both. As with filters, a name defined twice
+    /// (two plugins, or a plugin and a built-in detector) stays out of the registry and is
+    /// reported in `clashes`, one line naming every origin.
+    public func detectorRegistry(isolation: IsolationOptions? = nil) -> (registry: DetectorRegistry, clashes: [String: String]) {
+        var registry = DetectorRegistry.builtIns
+        var origins: [String: [String]] = [:]
+        for d in registry.descriptors { origins[d.name, default: []].append(d.origin) }
+        for e in elements { origins[e.info.name, default: []].append(e.info.path) }
+        var clashes: [String: String] = [:]
+        for (name, from) in origins where from.count > 1 {
+            clashes[name] = "element name '\(name)' is defined more than once (\(from.joined(separator: ", "))); rename one or drop it from the plugin path"
+        }
+        for e in elements where e.info.kind == .detector && clashes[e.info.name] == nil {
+            registry.register(Self.detectorDescriptor(e, isolation: isolation))
+        }
+        return (registry, clashes)
+    }
+
+    /// A detector element as a registry entry, with the parameters its plugin declares;
+    /// instances run in-process or, with `isolation`, in a worker process each.
+    public static func detectorDescriptor(_ element: PluginElement, isolation: IsolationOptions?) -> DetectorDescriptor {
+        let info = element.info
+        return DetectorDescriptor(name: info.name, summary: "\(info.summary) (plugin \(info.version))",
+                                  parameters: info.parameters, origin: info.path) { p in
+            if let isolation {
+                return try IsolatedPluginDetector(element: element, values: p.values, options: isolation)
+            }
+            return try PluginDetector(element: element, values: p.values)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import FramelabCore
+import FramelabDatasets
+import FramelabRecording
+import FramelabScaleOut
+import Foundation
+
+/// `framelab merge`: shard runs of one evaluation into one run that equals a single-process eval.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge the shard files of a sharded `framelab eval` into one eval run, recomputing every metric.",
+        discussion: """
+            Each SHARD.h5 holds a run of `framelab eval --shard K/N --out SHARD.h5` (the newest completed
+            shard run of the file counts). Merge checks that they belong together: the same dataset
+            fingerprint, the same detector configurations (resolved parameters), the same N, and every
+            shard 0..N-1 present exactly once. A missing or duplicate shard is an error naming it;
+            --allow-partial merges what is there and records the missing shards (attribute
+            missing_shards and an event).
+            Per-frame records (detections, matching, ground truth, timings, failures) are put back in
+            dataset order, and AP, precision, recall, F1, the PR curve and FDDB ROC are recomputed over
+            all detections — never averaged across shards — so the result equals a single-process run
+            (timings aside). The merged run is appended to OUT.h5; `framelab report` and the notebooks
+            read it like any eval run. See docs/scale-out.md.
+            """)
+
+    @Argument(help: "The HDF5 file to append the merged run to.")
+    var out: String
+
+    @Argument(help: "Shard files (SHARD.h5 …), in any order.")
+    var shards: [String] = []
+
+    @Flag(name: .customLong("allow-partial"), help: "Merge even when shards are missing; record which.")
+    var allowPartial = false
+
+    @Option(name: .customLong("run-id"), help: "Name of the merged run (default: UTC time and a random suffix).")
+    var runID: String?
+
+    @Flag(name: .long, help: "Print one JSON object instead of the table.")
+    var json = false
+
+    func validate() throws {
+        if shards.isEmpty { throw usageError("merge needs at least one shard file after OUT.h5") }
+        if let runID, runID.isEmpty || runID.contains("/") {
+            throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
+        }
+        if shards.contains(out) { throw usageError("OUT.h5 '\(out)' is also given as a shard file") }
+    }
+
+    func run() throws {
+        let merged: MergedEvaluation
+        do {
+            let loaded = try shards.map { path -> ShardRun.Loaded in
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw FramelabError(.badInput, "shard file '\(path)' does not exist")
+                }
+                return try ShardRun.load(path: path)
+            }
+            merged = try ShardMerger.merge(loaded, allowPartial: allowPartial)
+        } catch {
+            throw failure(error)
+        }
+        if !merged.missing.isEmpty {
+            printToStandardError("framelab: warning: merging without shard\(merged.missing.count == 1 ? "" : "s") "
+                                 + merged.missing.map { "\($0)/\(merged.shardCount)" }.joined(separator: ", "))
+        }
+        let summaries = merged.summaries
+        let id = runID ?? RunIdentifier.make()
+        do {
+            let recorder = try EvalRecorder(path: out, runID: id, attributes: Self.attributes(merged), labels: merged.labels,
+                                            dataset: Self.dataset(merged))
+            recorder.frameIndices = merged.frameIndices
+            let detail = "merged shards \(merged.shards.map { "\($0.shard)" }.joined(separator: ", ")) from "
+                + merged.shards.map(\.path).joined(separator: ", ")
+                + (merged.missing.isEmpty ? "" : "; missing shards " + merged.missing.map { "\($0)/\(merged.shardCount)" }.joined(separator: ", "))
+            recorder.writer.append(EventRecord(frame: Int64(merged.frameIndices.last ?? 0), timeNs: Int64(MonotonicClock.now()),
+                                               kind: merged.missing.isEmpty ? "merge" : "merge-partial", detail: detail))
+            try recorder.record(frames: merged.frames, wallSeconds: merged.wallSeconds, summaries: summaries)
+            try recorder.finish(status: "completed")
+        } catch {
+            throw failure(error)
+        }
+        let name = Self.datasetName(merged)
+        let faces = merged.images.reduce(0) { $0 + $1.faces.filter { !$0.ignore }.count }
+        let threads = Self.threads(merged)
+        if json {
+            print(try EvalReport.json(summaries, dataset: name, images: merged.images.count, faces: faces, threads: threads,
+                                      wallSeconds: merged.wallSeconds, out: out, runID: id))
+        } else {
+            print(EvalReport.table(summaries, dataset: name, images: merged.images.count, faces: faces, threads: threads,
+                                   wallSeconds: merged.wallSeconds))
+            print("merged \(merged.shards.count) of \(merged.shardCount) shards into run '\(id)' in \(out)")
+        }
+    }
+
+    /// The shards' description of the evaluation, plus what the merge adds.
+    static func attributes(_ m: MergedEvaluation) -> [String: AttributeValue] {
+        let first = m.shards[0].run.attributes
+        var a = RunContext.attributes(commandLine: quotedCommandLine)
+        for key in ["kind", "source", "dataset", "detectors", "threads", "match_iou", "image_paths",
+                    ShardAttributes.fingerprint, ShardAttributes.detectorConfigs, ShardAttributes.datasetImages] {
+            if let v = first[key] { a[key] = v }
+        }
+        a[ShardAttributes.shardCount] = .int(Int64(m.shardCount))
+        a[ShardAttributes.assignment] = first[ShardAttributes.assignment]
+        a[ShardAttributes.mergedShards] = .strings(m.shards.map { "\($0.shard)" })
+        a[ShardAttributes.mergedFiles] = .strings(m.shards.map { "\($0.path)#\($0.run.id)" })
+        if !m.missing.isEmpty { a[ShardAttributes.missingShards] = .strings(m.missing.map { "\($0)/\(m.shardCount)" }) }
+        return a
+    }
+
+    static func dataset(_ m: MergedEvaluation) -> FaceDataset {
+        let name = datasetName(m)
+        let format = name.split(separator: ":", maxSplits: 1).first.flatMap { DatasetFormat(rawValue: String($0)) } ?? .csv
+        return FaceDataset(format: format, path: name, images: m.images)
+    }
+
+    static func datasetName(_ m: MergedEvaluation) -> String {
+        if case .string(let s)? = m.shards[0].run.attributes["dataset"] { return s }
+        return "?"
+    }
+
+    static func threads(_ m: MergedEvaluation) -> Int {
+        if case .int(let t)? = m.shards[0].run.attributes["threads"] { return Int(t) }
+        return 1
+    }
+}

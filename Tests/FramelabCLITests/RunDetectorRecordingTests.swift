@@ -1,0 +1,62 @@
+import FramelabTestSupport
+import Foundation
+import Testing
+
+/// `framelab run --detector` writes detections as frames are processed: a run killed
+/// mid-way keeps the detections already flushed, as it keeps its timings.
+@Suite struct RunDetectorRecordingTests {
+    @Test func aKilledRunKeepsTheDetectionsAlreadyMade() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let out = dir.appendingPathComponent("killed-detect.h5").path
+        let astronaut = TestSupport.packageRoot.appendingPathComponent("Datasets/sample/images/astronaut.png").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestSupport.framelabBinary)
+        // One face per frame, far more frames than the test waits for.
+        process.arguments = ["run", "--source", "image:\(astronaut)?repeat=100000", "--detector", "opencv-haar:accuracy=low",
+                             "--out", out, "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Read the file while it is written (SWMR) until 20 detections are on disk, then kill the writer.
+        let watch = try TestSupport.python("""
+            import sys, time, h5py
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                try:
+                    with h5py.File(sys.argv[1], "r", swmr=True) as f:
+                        runs = list(f["runs"].keys())
+                        if runs and "detections" in f["runs"][runs[0]] and f["runs"][runs[0]]["detections"].shape[0] >= 20:
+                            print(f["runs"][runs[0]]["detections"].shape[0]); sys.exit(0)
+                except (OSError, KeyError):
+                    pass
+                time.sleep(0.1)
+            sys.exit("no 20 detections were flushed")
+            """, arguments: [out])
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(process.terminationReason == .uncaughtSignal)
+        let seen = Int(watch.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Int.max
+        let py = try TestSupport.python("""
+            import sys, h5py, numpy as np
+            f = h5py.File(sys.argv[1], "r", swmr=True)
+            (rid,) = list(f["runs"].keys())
+            r = f["runs"][rid]
+            d = r["detections"]
+            c = [x.decode() if isinstance(x, bytes) else x for x in d.attrs["columns"]]
+            v = d[()]
+            frames = v[:, c.index("frame")]
+            # Every recorded frame found the one face, near where it is in astronaut.png.
+            cx = v[:, c.index("x")] + v[:, c.index("width")] / 2
+            print(v.shape[0], len(np.unique(frames)) == v.shape[0], bool(((cx > 150) & (cx < 300)).all()),
+                  r.attrs["status"])
+            """, arguments: [out])
+        #expect(py.status == 0, "h5py could not read the killed run: \(py.stderr)")
+        let fields = py.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(fields.count == 4, "\(py.stdout)")
+        guard fields.count == 4 else { return }
+        #expect((Int(fields[0]) ?? 0) >= seen, "\(seen) detections were on disk before the kill, \(fields[0]) after")
+        #expect(fields[1] == "True" && fields[2] == "True")
+        #expect(fields[3] == "running")
+    }
+}
