@@ -6,7 +6,7 @@ import Testing
 /// the bands of a recipe rendered on several threads.
 @Suite struct BlurScratchTests {
     @Test func steadyStateReusesTheScratch() {
-        var rng = SeededGenerator(seed: 9)
+        var rng = SplitMix64(seed: 9)
         let blur = GaussianBlur(sigma: 1.7)
         let scratch = BlurScratch()
         for frame in 0..<4 {
@@ -30,7 +30,7 @@ import Testing
 
     @Test func eagerFilterKeepsOneScratchAcrossFrames() throws {
         let runner = OperationRunner(name: "gaussianBlur", operation: .blur(sigma: 2), path: .simd)
-        var rng = SeededGenerator(seed: 3)
+        var rng = SplitMix64(seed: 3)
         for _ in 0..<5 {
             let input = TestImages.noise(.bgr8, width: 41, height: 17, using: &rng)
             try runner.apply(input, into: Mat(format: .bgr8, width: 41, height: 17))
@@ -42,7 +42,7 @@ import Testing
     func bandsUseTheirOwnScratchFrameAfterFrame(threads: Int) throws {
         let recipe = Recipe([("sepia", .color(.matrix(ColorMatrixKernelTests.sepia))), ("gaussianBlur", .blur(sigma: 1.5))])
         let one = RecipeRenderer(recipe, threads: 1), many = RecipeRenderer(recipe, threads: threads)
-        var rng = SeededGenerator(seed: UInt64(threads))
+        var rng = SplitMix64(seed: UInt64(threads))
         for _ in 0..<3 {
             let input = TestImages.noise(.bgra8, width: 67, height: 45, using: &rng)
             let a = Mat(format: .bgra8, width: 67, height: 45), b = Mat(format: .bgra8, width: 67, height: 45)

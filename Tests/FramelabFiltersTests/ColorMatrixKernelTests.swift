@@ -20,7 +20,7 @@ import Testing
                       ("alpha", ColorMatrix([[1, 0, 0, 0.2], [0, 0.9, 0, 0], [0.1, 0, 0.8, 0], [0.3, 0.3, 0.3, 0.5]],
                                             bias: [5, -3, 0, 10]))])
     func everyLoopMatchesTheReference(name: String, matrix: ColorMatrix) {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let kernel = ColorMatrixKernel(matrix)
         // Widths below, at and above one vector, and odd ones, so the scalar tail runs too.
         for (w, h) in [(1, 1), (7, 3), (8, 2), (9, 5), (37, 11), (64, 4)] {

@@ -12,7 +12,7 @@ import Testing
     func fusedLoopEqualsTwoSteps(name: String, matrix: ColorMatrix) {
         let gamma = ChannelCurves { 255 * pow($0 / 255, 0.8) }
         let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(matrix), curves: gamma)
-        var rng = SeededGenerator(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for (w, h) in [(1, 1), (7, 2), (8, 3), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (100, 6)] {
             let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
             let twoSteps = Mat(format: .bgra8, width: w, height: h)
