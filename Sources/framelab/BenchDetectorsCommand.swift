@@ -14,12 +14,12 @@ struct BenchDetectorsCommand: ParsableCommand {
         commandName: "detectors",
         abstract: "Compare the cascade detector with OpenCV's, and 2-thread with 1-thread evaluation.",
         discussion: """
-            Part 1: for each cascade XML, both evaluators run every image of the dataset once per round on
-            one thread (OpenCV's thread pool set to 1), rounds interleaved; min and median of the rounds,
-            the speed-up (OpenCV time / cascade time) and the share of OpenCV's boxes that a cascade box
-            matches at IoU >= 0.8.
-            Part 2: `eval` of the same detectors over seeded composites (real face crops on real
-            backgrounds, generated into a temporary folder) with --threads 1 and 2; wall-time ratio.
+            Part 1: for each cascade XML, both evaluators run every image of the dataset once per round on \
+            one thread (OpenCV's thread pool set to 1), rounds interleaved; min and median of the rounds, \
+            the speed-up (OpenCV time / cascade time) and the share of OpenCV's boxes that a cascade box \
+            matches at IoU >= 0.8. \
+            Part 2: `eval` of the same detectors over seeded composites (real face crops on real \
+            backgrounds, generated into a temporary folder) with --threads 1 and 2; wall-time ratio. \
             Goals (issue 5): cascade >= 1.5x faster with >= 98% of boxes matched; 2 threads >= 1.8x.
             """)
 

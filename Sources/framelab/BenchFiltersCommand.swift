@@ -10,15 +10,15 @@ struct BenchFiltersCommand: ParsableCommand {
         commandName: "filters",
         abstract: "Time built-in filters on the scalar, SIMD, recipe and OpenCV paths on the same frames.",
         discussion: """
-            For each filter, path and size: warm-up runs, then repeated runs; prints min and median ms and
-            ratios against memcpy of the same bytes, the OpenCV reference and the scalar path (OpenCV is
-            pinned to one thread). Then the chain sepia → hue → colorControls → gamma eagerly and as one
-            fused recipe (1 and 2 threads, and --threads), at 720p, 1080p and 4K, a frame-budget table
-            (which paths fit 24, 30 and 60 fps) and the speed goals checked at 1920x1080.
-            The plugin path times plugin filters (found on the usual plugin search path, see
+            For each filter, path and size: warm-up runs, then repeated runs; prints min and median ms and \
+            ratios against memcpy of the same bytes, the OpenCV reference and the scalar path (OpenCV is \
+            pinned to one thread). Then the chain sepia → hue → colorControls → gamma eagerly and as one \
+            fused recipe (1 and 2 threads, and --threads), at 720p, 1080p and 4K, a frame-budget table \
+            (which paths fit 24, 30 and 60 fps) and the speed goals checked at 1920x1080. \
+            The plugin path times plugin filters (found on the usual plugin search path, see \
             --plugin-path) in process with default parameters, on the same frames, next to the built-ins:
-            a --filter naming a plugin filter is timed there; with --paths ...,plugin and no plugin named,
-            every plugin filter that takes bgra8 is.
+            a --filter naming a plugin filter is timed there; with --paths ...,plugin and no plugin named, \
+            every plugin filter that takes bgra8 is. \
             Build in release mode for meaningful numbers: swift build -c release.
             """)
 

@@ -10,7 +10,7 @@ struct DetectorsCommand: ParsableCommand {
         abstract: "List the face detectors --detector accepts (built-in and plugin), with parameters, ranges and defaults.",
         discussion: """
             accuracy=low|high is a preset for scale, neighbours and min-size (low: 1.25, 3, 40 px; \
-            high: 1.1, 3, 24 px); each of those given explicitly overrides the preset.
+            high: 1.1, 3, 24 px); each of those given explicitly overrides the preset. \
             Plugin detectors show the parameters their plugin declares and the file they come from.
             """)
 

@@ -8,12 +8,12 @@ struct DevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: "List video capture devices (V4L2) with their formats, sizes and frame rates.",
         discussion: """
-            Without paths, /dev/video0 … /dev/video63 are probed. Nodes that are not video capture
-            (a webcam's metadata node, …) are listed as skipped; nodes that cannot be opened
-            (permission, busy) are reported with how to fix it. Use a listed path in
-            --source camera:PATH (see docs/cameras.md).
-            --json prints {"devices": [{"path", "driver", "card", "bus", "driverVersion",
-            "formats": [{"fourcc", "description", "compressed", "sizes": [{"width", "height", "rates"}]}]}],
+            Without paths, /dev/video0 … /dev/video63 are probed. Nodes that are not video capture \
+            (a webcam's metadata node, …) are listed as skipped; nodes that cannot be opened \
+            (permission, busy) are reported with how to fix it. Use a listed path in \
+            --source camera:PATH (see docs/cameras.md). \
+            --json prints {"devices": [{"path", "driver", "card", "bus", "driverVersion", \
+            "formats": [{"fourcc", "description", "compressed", "sizes": [{"width", "height", "rates"}]}]}], \
             "skipped": [...], "problems": [...]}.
             """)
 

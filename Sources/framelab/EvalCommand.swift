@@ -21,9 +21,9 @@ struct EvalCommand: ParsableCommand {
               \(DetectorRegistry.builtIns.descriptors.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n  "))
             Plugin detectors (listed by `framelab detectors`) are named the same way; --isolate runs each in a child process.
 
-            Matching: detections in decreasing score order each take the unmatched face they overlap most
-            at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on.
-            With --out, every detection, the matching and the timings of every frame go into an HDF5 run
+            Matching: detections in decreasing score order each take the unmatched face they overlap most \
+            at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on. \
+            With --out, every detection, the matching and the timings of every frame go into an HDF5 run \
             (docs/hdf5-schema.md).
             """)
 

@@ -10,7 +10,7 @@ struct FiltersCommand: ParsableCommand {
         commandName: "filters",
         abstract: "List the filters --filter accepts, with parameters, ranges and defaults.",
         discussion: """
-            With --explain and one or more --filter, prints the plan `run --path recipe` would execute
+            With --explain and one or more --filter, prints the plan `run --path recipe` would execute \
             for a frame of --size and --format: which operations fuse into which pass.
             """)
 

@@ -6,8 +6,8 @@ struct Framelab: ParsableCommand {
         commandName: "framelab",
         abstract: "A vision research workbench: run frames through filters, time every stage, record to HDF5.",
         discussion: """
-            Sources: image:PATH, images:DIR, video:PATH[?pace=fast|realtime], synthetic:WxH@FPS, camera:/dev/videoN[?…],
-            dataset:FORMAT:PATH. Face detectors: `framelab detectors`; accuracy on datasets: `framelab eval`.
+            Sources: image:PATH, images:DIR, video:PATH[?pace=fast|realtime], synthetic:WxH@FPS, camera:/dev/videoN[?…], \
+            dataset:FORMAT:PATH. Face detectors: `framelab detectors`; accuracy on datasets: `framelab eval`. \
             Runs are recorded into HDF5 files (one file holds many runs); see docs/hdf5-schema.md.
             """,
         version: FramelabVersionInfo.text,

@@ -11,16 +11,16 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Merge the shard files of a sharded `framelab eval` into one eval run, recomputing every metric.",
         discussion: """
-            Each SHARD.h5 holds a run of `framelab eval --shard K/N --out SHARD.h5` (the newest completed
-            shard run of the file counts). Merge checks that they belong together: the same dataset
-            fingerprint, the same detector configurations (resolved parameters), the same N, and every
-            shard 0..N-1 present exactly once. A missing or duplicate shard is an error naming it;
-            --allow-partial merges what is there and records the missing shards (attribute
-            missing_shards and an event).
-            Per-frame records (detections, matching, ground truth, timings, failures) are put back in
-            dataset order, and AP, precision, recall, F1, the PR curve and FDDB ROC are recomputed over
-            all detections — never averaged across shards — so the result equals a single-process run
-            (timings aside). The merged run is appended to OUT.h5; `framelab report` and the notebooks
+            Each SHARD.h5 holds a run of `framelab eval --shard K/N --out SHARD.h5` (the newest completed \
+            shard run of the file counts). Merge checks that they belong together: the same dataset \
+            fingerprint, the same detector configurations (resolved parameters), the same N, and every \
+            shard 0..N-1 present exactly once. A missing or duplicate shard is an error naming it; \
+            --allow-partial merges what is there and records the missing shards (attribute \
+            missing_shards and an event). \
+            Per-frame records (detections, matching, ground truth, timings, failures) are put back in \
+            dataset order, and AP, precision, recall, F1, the PR curve and FDDB ROC are recomputed over \
+            all detections — never averaged across shards — so the result equals a single-process run \
+            (timings aside). The merged run is appended to OUT.h5; `framelab report` and the notebooks \
             read it like any eval run. See docs/scale-out.md.
             """)
 

@@ -9,8 +9,8 @@ struct PluginsCommand: ParsableCommand {
         commandName: "plugins",
         abstract: "List, describe and check plugins; find the plugin SDK header.",
         discussion: """
-            Plugins are shared libraries exporting framelab_plugin_entry (see docs/plugins.md).
-            They are found through --plugin-path, $FRAMELAB_PLUGIN_PATH and the package's .build/plugins.
+            Plugins are shared libraries exporting framelab_plugin_entry (see docs/plugins.md). \
+            They are found through --plugin-path, $FRAMELAB_PLUGIN_PATH and the package's .build/plugins. \
             Every element is test-run on a synthetic frame, in a worker process, before it is accepted.
             """,
         subcommands: [PluginsListCommand.self, PluginsDescribeCommand.self, PluginsCheckCommand.self,

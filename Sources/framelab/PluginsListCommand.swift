@@ -10,9 +10,9 @@ struct PluginsListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List built-in and plugin elements: name, kind, origin, version, formats, status.",
         discussion: """
-            A plugin element is listed as accepted once it passed its test run on a synthetic frame.
-            Plugin files that could not be loaded, and name clashes, are listed as problems.
-            --json prints {"elements": [{"name", "kind", "origin", "version", "abi_version", "formats",
+            A plugin element is listed as accepted once it passed its test run on a synthetic frame. \
+            Plugin files that could not be loaded, and name clashes, are listed as problems. \
+            --json prints {"elements": [{"name", "kind", "origin", "version", "abi_version", "formats", \
             "status"}], "problems": [...]}.
             """)
 

@@ -9,10 +9,10 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Summarise recorded runs: per stage p50/p95/p99/max ms, fps and share over the frame budgets.",
         discussion: """
-            Budgets: 41.7 ms (24 fps), 33.3 ms (30 fps), 16.7 ms (60 fps). Percentiles interpolate
-            linearly between ranks, like numpy. --json prints {"runs": [{"id", "stages": [{"name",
-            "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "mean_fps", "over_budget": {"24", "30",
-            "60"}}], "dropped", "latency_p50_ms", "latency_p95_ms", "latency_max_ms", ...}]}. Latency is a
+            Budgets: 41.7 ms (24 fps), 33.3 ms (30 fps), 16.7 ms (60 fps). Percentiles interpolate \
+            linearly between ranks, like numpy. --json prints {"runs": [{"id", "stages": [{"name", \
+            "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "mean_fps", "over_budget": {"24", "30", \
+            "60"}}], "dropped", "latency_p50_ms", "latency_p95_ms", "latency_max_ms", ...}]}. Latency is a \
             processed frame's arrival to the end of its last stage (queue wait plus processing).
             """)
 

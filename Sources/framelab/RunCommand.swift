@@ -16,12 +16,12 @@ struct RunCommand: ParsableCommand {
             Source specs:
               \(SourceSpec.schemes.map(\.usage).joined(separator: "\n  "))
 
-            Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order.
-            --path picks the built-ins' implementation: simd (default), scalar, opencv, or recipe, which
-            fuses consecutive built-in filters into one pass with rows split across --threads.
-            Plugin filters (see `framelab plugins list`) are used the same way; --isolate runs them in a child process.
-            Ctrl-C stops the run after the frame in progress; what was recorded is kept.
-            Live runs: SIGUSR1 switches a camera to its next listed device, SIGUSR2 saves a snapshot
+            Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order. \
+            --path picks the built-ins' implementation: simd (default), scalar, opencv, or recipe, which \
+            fuses consecutive built-in filters into one pass with rows split across --threads. \
+            Plugin filters (see `framelab plugins list`) are used the same way; --isolate runs them in a child process. \
+            Ctrl-C stops the run after the frame in progress; what was recorded is kept. \
+            Live runs: SIGUSR1 switches a camera to its next listed device, SIGUSR2 saves a snapshot \
             (with --snapshot). Cameras, formats and their errors: docs/cameras.md.
             """)
 

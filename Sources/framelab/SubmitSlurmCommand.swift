@@ -8,14 +8,14 @@ struct SubmitSlurmCommand: ParsableCommand {
         commandName: "slurm",
         abstract: "Run `framelab eval` as a Slurm job array of N shards and merge the shards when all succeeded.",
         discussion: """
-            Writes DIR/eval.sbatch (an array job: task K runs `framelab eval ARGS --shard K/N --out DIR/shard-K.h5`)
-            and DIR/merge.sbatch (`framelab merge DIR/merged.h5 DIR/shard-0.h5 …`), submits the first with
-            `sbatch --parsable` and the second with --dependency=afterok:<array job>, and prints both job ids.
-            Logs go to DIR/logs/shard-K.log and DIR/logs/merge.log. Scripts call this framelab binary by its
-            absolute path and run in the current directory, so relative dataset paths work on the nodes
-            (the directories must be shared with them).
-            A failed shard can be resubmitted alone: --only K (with the same --out-dir and ARGS) submits task K
-            and a new merge job after it; or `sbatch --array=K DIR/eval.sbatch` by hand.
+            Writes DIR/eval.sbatch (an array job: task K runs `framelab eval ARGS --shard K/N --out DIR/shard-K.h5`) \
+            and DIR/merge.sbatch (`framelab merge DIR/merged.h5 DIR/shard-0.h5 …`), submits the first with \
+            `sbatch --parsable` and the second with --dependency=afterok:<array job>, and prints both job ids. \
+            Logs go to DIR/logs/shard-K.log and DIR/logs/merge.log. Scripts call this framelab binary by its \
+            absolute path and run in the current directory, so relative dataset paths work on the nodes \
+            (the directories must be shared with them). \
+            A failed shard can be resubmitted alone: --only K (with the same --out-dir and ARGS) submits task K \
+            and a new merge job after it; or `sbatch --array=K DIR/eval.sbatch` by hand. \
             Example: framelab submit slurm --shards 4 --out-dir /shared/e1 -- eval --dataset wider:/data/WIDER_val \\
                      --detector cascade --detector opencv-haar
             """)
