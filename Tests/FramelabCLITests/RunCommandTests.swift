@@ -78,20 +78,7 @@ import Testing
         try process.run()
         // Watch the file from another process while it is written (SWMR reading) until
         // 60 frames are on disk, then kill the writer: what was flushed must survive.
-        let watch = try TestSupport.python("""
-            import sys, time, h5py
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                try:
-                    with h5py.File(sys.argv[1], "r", swmr=True) as f:
-                        runs = list(f["runs"].keys())
-                        if runs and len(f["runs"][runs[0]]["frames"]) >= 60:
-                            print(len(f["runs"][runs[0]]["frames"])); sys.exit(0)
-                except (OSError, KeyError):
-                    pass
-                time.sleep(0.1)
-            sys.exit("the writer never flushed 60 frames")
-            """, arguments: [out])
+        let watch = try TestSupport.waitForRows(60, table: "frames", in: out, timeoutSeconds: 60)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(watch.status == 0, "\(watch.stderr)")

@@ -18,20 +18,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Read the file while it is written (SWMR) until 20 detections are on disk, then kill the writer.
-        let watch = try TestSupport.python("""
-            import sys, time, h5py
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                try:
-                    with h5py.File(sys.argv[1], "r", swmr=True) as f:
-                        runs = list(f["runs"].keys())
-                        if runs and "detections" in f["runs"][runs[0]] and f["runs"][runs[0]]["detections"].shape[0] >= 20:
-                            print(f["runs"][runs[0]]["detections"].shape[0]); sys.exit(0)
-                except (OSError, KeyError):
-                    pass
-                time.sleep(0.1)
-            sys.exit("no 20 detections were flushed")
-            """, arguments: [out])
+        let watch = try TestSupport.waitForRows(20, table: "detections", in: out, timeoutSeconds: 120)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(watch.status == 0, "\(watch.stderr)")

@@ -82,6 +82,28 @@ public enum TestSupport {
     public static func python(_ script: String, arguments: [String] = []) throws -> ProcessResult {
         try run(python, ["-c", script] + arguments)
     }
+
+    /// Reads an HDF5 file while another process writes it (SWMR, h5py) until the first run's
+    /// `table` holds at least `rows` rows; prints that count and exits 0, or exits non-zero
+    /// naming what never arrived after `timeoutSeconds`. For kill-the-writer tests.
+    public static func waitForRows(_ rows: Int, table: String, in path: String,
+                                   timeoutSeconds: Int) throws -> ProcessResult {
+        try self.python("""
+            import sys, time, h5py
+            table, wanted = sys.argv[2], int(sys.argv[3])
+            deadline = time.monotonic() + \(timeoutSeconds)
+            while time.monotonic() < deadline:
+                try:
+                    with h5py.File(sys.argv[1], "r", swmr=True) as f:
+                        runs = list(f["runs"].keys())
+                        if runs and table in f["runs"][runs[0]] and len(f["runs"][runs[0]][table]) >= wanted:
+                            print(len(f["runs"][runs[0]][table])); sys.exit(0)
+                except (OSError, KeyError):
+                    pass
+                time.sleep(0.1)
+            sys.exit(f"the writer never flushed {wanted} rows of {table}")
+            """, arguments: [path, table, String(rows)])
+    }
 }
 
 /// A Data box written by one thread and read by another.
