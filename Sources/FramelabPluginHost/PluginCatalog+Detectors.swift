@@ -9,13 +9,7 @@ extension PluginCatalog {
     /// reported in `clashes`, one line naming every origin.
     public func detectorRegistry(isolation: IsolationOptions? = nil) -> (registry: DetectorRegistry, clashes: [String: String]) {
         var registry = DetectorRegistry.builtIns
-        var origins: [String: [String]] = [:]
-        for d in registry.descriptors { origins[d.name, default: []].append(d.origin) }
-        for e in elements { origins[e.info.name, default: []].append(e.info.path) }
-        var clashes: [String: String] = [:]
-        for (name, from) in origins where from.count > 1 {
-            clashes[name] = "element name '\(name)' is defined more than once (\(from.joined(separator: ", "))); rename one or drop it from the plugin path"
-        }
+        let clashes = nameClashes(builtIns: registry.descriptors.map { ($0.name, $0.origin) })
         for e in elements where e.info.kind == .detector && clashes[e.info.name] == nil {
             registry.register(Self.detectorDescriptor(e, isolation: isolation))
         }

@@ -87,18 +87,25 @@ public struct PluginCatalog: Sendable {
     /// silent choice. `clashes` maps each such name to a one-line message naming every origin.
     public func registry(isolation: IsolationOptions? = nil) -> (registry: FilterRegistry, clashes: [String: String]) {
         var registry = FilterRegistry.builtIns
-        var origins: [String: [String]] = [:]
-        for d in registry.descriptors { origins[d.name, default: []].append(d.origin) }
-        for e in elements { origins[e.info.name, default: []].append(e.info.path) }
-        var clashes: [String: String] = [:]
-        for (name, from) in origins where from.count > 1 {
-            clashes[name] = "element name '\(name)' is defined more than once (\(from.joined(separator: ", "))); rename one or drop it from the plugin path"
-        }
+        let clashes = nameClashes(builtIns: registry.descriptors.map { ($0.name, $0.origin) })
         for e in elements where e.info.kind == .filter && clashes[e.info.name] == nil {
             // Unique by the check above, so registering cannot clash.
             try? registry.register(Self.descriptor(e, isolation: isolation))
         }
         return (registry, clashes)
+    }
+
+    /// Names defined more than once among `builtIns` (name, origin) and every plugin element,
+    /// each with a one-line message naming every origin.
+    func nameClashes(builtIns: [(name: String, origin: String)]) -> [String: String] {
+        var origins: [String: [String]] = [:]
+        for (name, origin) in builtIns { origins[name, default: []].append(origin) }
+        for e in elements { origins[e.info.name, default: []].append(e.info.path) }
+        var clashes: [String: String] = [:]
+        for (name, from) in origins where from.count > 1 {
+            clashes[name] = "element name '\(name)' is defined more than once (\(from.joined(separator: ", "))); rename one or drop it from the plugin path"
+        }
+        return clashes
     }
 
     /// A filter element as a registry entry; instances run in-process or isolated.
