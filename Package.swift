@@ -38,10 +38,13 @@ let package = Package(
         .target(name: "FramelabCore"),
         .target(name: "FramelabCV", dependencies: ["FramelabCore", "CFramelabCV"]),
         .target(name: "FramelabRecording", dependencies: ["FramelabCore", "CHDF5"]),
-        // The SIMD kernels are written for AVX2 (every machine Framelab targets has it): 8-lane
-        // 32-bit vectors compile to one instruction each instead of two SSE halves.
+        // The SIMD kernels are written for AVX2 and FMA (every machine Framelab targets has
+        // them): 8-lane 32-bit vectors compile to one instruction each instead of two SSE
+        // halves, and the -Xcc flags let Swift call the AVX2 intrinsics (import
+        // _Builtin_intrinsics.intel) where Swift's SIMD types have no equivalent.
         .target(name: "FramelabFilters", dependencies: ["FramelabCore", "FramelabCV"],
-                swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]),
+                swiftSettings: [.unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-mavx2", "-Xcc", "-mfma"],
+                                             .when(platforms: [.linux]))]),
         .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
         .target(name: "FramelabPipeline",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabV4L2", "FramelabDatasets"]),

@@ -122,7 +122,7 @@ public struct RecipePlan: Sendable {
             for (first, next) in zip(pass.colors, pass.colors.dropFirst()) {
                 if case .matrix(let m) = first.step, case .curves = next.step, MatrixCurveKernel.fuses(m, format: pass.input.format) {
                     lines.append("    colour matrix and lookup table run in one loop per row "
-                                 + "(vector multiply-adds, scalar table lookups \(MatrixCurveKernel.lag) pixels behind)")
+                                 + "(vector multiply-adds, pair-table lookups \(MatrixCurveKernel.lag) pixels behind)")
                 }
             }
         }

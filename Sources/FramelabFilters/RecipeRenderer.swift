@@ -6,7 +6,7 @@ import FramelabCore
 public final class RecipeRenderer {
     public let recipe: Recipe
     public var threads: Int
-    private var compiled: (key: LayerKey, plan: RecipePlan, passes: [CompiledPass])?
+    private(set) var compiled: (key: LayerKey, plan: RecipePlan, passes: [CompiledPass])?
     /// Rows per chunk inside a band: small enough that colour steps after a head find the
     /// rows still in cache.
     static let chunkRows = 8
@@ -65,6 +65,9 @@ final class CompiledPass {
     private let blur: GaussianBlur?
     /// The blur's working memory, one per band, kept across frames.
     let blurScratch = ScratchPool()
+    /// When the pass ends in luma: a few rows in the input's format per band, where the
+    /// colour steps write before luma reads them (made on the first frame, then kept).
+    private(set) var lumaScratch: [Mat] = []
     private let layers: [Mat]
 
     init(plan: RecipePlan.Pass, isLast: Bool) {
@@ -85,10 +88,16 @@ final class CompiledPass {
         // Colour steps and the head write into `colorTarget`: the output itself, or, when
         // the pass ends in luma, a same-format scratch band per thread.
         let rows = plan.luma ? input.height : output.height
-        blurScratch.prepare(bands: RowParallel.bandCount(rows: rows, threads: threads))
+        let bands = RowParallel.bandCount(rows: rows, threads: threads)
+        blurScratch.prepare(bands: bands)
+        if plan.luma {
+            while lumaScratch.count < bands {
+                lumaScratch.append(Mat(format: input.format, width: input.width, height: RecipeRenderer.chunkRows))
+            }
+        }
         RowParallel.runBands(rows: rows, threads: threads) { index, band in
             if plan.luma {
-                runWithLuma(input, output, band)
+                runWithLuma(input, output, band, scratch: lumaScratch[index])
                 return
             }
             if case .blur = plan.head {
@@ -136,10 +145,9 @@ final class CompiledPass {
         for k in colorKernels { k.apply(output, output, rows) }
     }
 
-    /// Colour steps into a scratch band in the input's format, then luma into the output.
-    private func runWithLuma(_ input: Mat, _ output: Mat, _ band: Range<Int>) {
+    /// Colour steps into the band's scratch rows in the input's format, then luma into the output.
+    private func runWithLuma(_ input: Mat, _ output: Mat, _ band: Range<Int>, scratch: Mat) {
         let chunk = RecipeRenderer.chunkRows
-        let scratch = Mat(format: input.format, width: input.width, height: chunk)
         var y = band.lowerBound
         while y < band.upperBound {
             let n = min(chunk, band.upperBound - y)
@@ -167,14 +175,15 @@ final class CompiledPass {
 /// A colour step (or a matrix and the curve after it, fused) with its fast form computed once.
 struct RowKernel {
     private enum Kind {
-        case matrix(ColorMatrixKernel), curves(ChannelCurves), vibrance(Vibrance), matrixThenCurves(MatrixCurveKernel)
+        case matrix(ColorMatrixKernel), curves(ChannelCurves, PairCurveTables), vibrance(Vibrance)
+        case matrixThenCurves(MatrixCurveKernel)
     }
     private let kind: Kind
 
     init(_ step: ColorStep) {
         switch step {
         case .matrix(let m): kind = .matrix(ColorMatrixKernel(m))
-        case .curves(let c): kind = .curves(c)
+        case .curves(let c): kind = .curves(c, PairCurveTables(c))
         case .vibrance(let a): kind = .vibrance(Vibrance(amount: a))
         }
     }
@@ -202,7 +211,9 @@ struct RowKernel {
     func apply(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
         switch kind {
         case .matrix(let k): k.apply(input, into: output, rows: rows)
-        case .curves(let c): c.applyTables(input, into: output, rows: rows)
+        case .curves(let c, let pairs):
+            // BGRA through pair tables (two lookups a pixel); other formats through byte tables.
+            if input.format == .bgra8 { pairs.apply(input, into: output, rows: rows) } else { c.applyTables(input, into: output, rows: rows) }
         case .vibrance(let v): v.applySIMD(input, into: output, rows: rows)
         case .matrixThenCurves(let k): k.apply(input, into: output, rows: rows)
         }

@@ -52,6 +52,27 @@ import Testing
         }
     }
 
+    /// A pass ending in luma writes its colour steps into per-band rows it keeps: the same
+    /// memory frame after frame, one block per band, and the same pixels as one thread.
+    @Test func lumaPassKeepsItsBandRowsAcrossFrames() throws {
+        let recipe = Recipe([("sepia", .color(.matrix(ColorMatrixKernelTests.sepia))), ("gray", .luma)])
+        let one = RecipeRenderer(recipe, threads: 1), two = RecipeRenderer(recipe, threads: 2)
+        var rng = SplitMix64(seed: 21)
+        var addresses: [UnsafeRawPointer]? = nil
+        for frame in 0..<3 {
+            let input = TestImages.noise(.bgra8, width: 45, height: 37, using: &rng)
+            let a = Mat(format: .gray8, width: 45, height: 37), b = Mat(format: .gray8, width: 45, height: 37)
+            try one.render(input, into: a)
+            try two.render(input, into: b)
+            #expect(a.hasSamePixels(as: b), "frame \(frame)")
+            let scratch = try #require(two.compiled?.passes.last?.lumaScratch)
+            let now = scratch.map { m in m.withUnsafeBytes { UnsafeRawPointer($0.baseAddress!) } }
+            #expect(now.count == 2)
+            if let addresses { #expect(now == addresses, "frame \(frame) made new rows") }
+            addresses = now
+        }
+    }
+
     @Test func scratchPoolGivesEachBandItsOwn() {
         let pool = ScratchPool()
         pool.prepare(bands: RowParallel.bandCount(rows: 100, threads: 3))

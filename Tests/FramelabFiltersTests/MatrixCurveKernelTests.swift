@@ -5,18 +5,23 @@ import Testing
 
 /// The fused matrix-then-curve loop gives exactly what the two steps give one after the
 /// other, whatever the width (vector part, trailing lookups, scalar tail), stride or
-/// clamp variant, in place too; and `explain` says when it is used.
+/// vector loop, in place too; the pair tables equal the per-channel tables; and
+/// `explain` says when the fused loop is used.
 @Suite struct MatrixCurveKernelTests {
     @Test(arguments: [("sepia", ColorMatrixKernelTests.sepia), ("hue", ColorMatrixKernelTests.hue),
                       ("darken", ColorMatrixKernelTests.darken), ("identity", ColorMatrix.identity)])
     func fusedLoopEqualsTwoSteps(name: String, matrix: ColorMatrix) {
+        for loop in ColorMatrixKernelTests.loops { check(name: "\(name) \(loop)", matrix: matrix, loop: loop) }
+    }
+
+    private func check(name: String, matrix: ColorMatrix, loop: ColorMatrixKernel.VectorLoop) {
         let gamma = ChannelCurves { 255 * pow($0 / 255, 0.8) }
-        let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(matrix), curves: gamma)
+        let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(matrix, loop: loop), curves: gamma)
         var rng = SplitMix64(seed: 11)
         for (w, h) in [(1, 1), (7, 2), (8, 3), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (100, 6)] {
             let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
             let twoSteps = Mat(format: .bgra8, width: w, height: h)
-            ColorMatrixKernel(matrix).apply(input, into: twoSteps, rows: 0..<h)
+            ColorMatrixKernel(matrix, loop: loop).apply(input, into: twoSteps, rows: 0..<h)
             gamma.applyTables(twoSteps, into: twoSteps, rows: 0..<h)
             let out = Mat(format: .bgra8, width: w, height: h, stride: 4 * w + 12)
             fused.apply(input, into: out, rows: 0..<h)
@@ -24,6 +29,35 @@ import Testing
             let inPlace = input.clone()
             fused.apply(inPlace, into: inPlace, rows: 0..<h)
             #expect(inPlace.hasSamePixels(as: twoSteps), "\(name) \(w)x\(h) in place")
+        }
+    }
+
+    /// Every (first, second) byte pair of both tables against the three per-channel
+    /// tables, and whole images (odd widths, padded strides, in place) through `apply`.
+    @Test func pairTablesEqualThePerChannelTables() {
+        let curves = ChannelCurves(blue: { 255 - $0 }, green: { 255 * pow($0 / 255, 0.5) }, red: { min(255, 2 * $0) })
+        let pairs = PairCurveTables(curves)
+        var wrong = 0
+        for second in 0..<256 {
+            for first in 0..<256 {
+                let i = first | second << 8
+                let low = UInt16(curves.tables[0][first]) | UInt16(curves.tables[1][second]) << 8
+                let high = UInt32(curves.tables[2][first]) << 16 | UInt32(second) << 24
+                if pairs.low[i] != low || pairs.high[i] != high { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+        var rng = SplitMix64(seed: 5)
+        for (w, h) in [(1, 1), (3, 2), (17, 5), (64, 3)] {
+            let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
+            let expected = Mat(format: .bgra8, width: w, height: h)
+            curves.applyScalar(input, into: expected)
+            let out = Mat(format: .bgra8, width: w, height: h, stride: 4 * w + 20)
+            pairs.apply(input, into: out, rows: 0..<h)
+            #expect(out.hasSamePixels(as: expected), "\(w)x\(h)")
+            let inPlace = input.clone()
+            pairs.apply(inPlace, into: inPlace, rows: 0..<h)
+            #expect(inPlace.hasSamePixels(as: expected), "\(w)x\(h) in place")
         }
     }
 

@@ -1,33 +1,54 @@
 import FramelabCore
 
-/// The SIMD colour-matrix kernel: eight BGRA pixels per step as `SIMD8<Float>` with fused
+/// The SIMD colour-matrix kernel: eight BGRA pixels per step as float vectors with fused
 /// multiply-adds (one AVX2 register each), then a scalar tail.
+///
+/// Two vector loops compute the same thing:
+/// - on x86-64, `AVX2MatrixStep`: hardware int/float conversions and saturating packs;
+/// - everywhere (and in tests on x86-64), the portable `SIMD8` loop below, which rounds
+///   with the 2^23 trick and clamps with integer min/max.
 ///
 /// Why float and not fixed point: the target CPUs (AMD Zen 1 here) split 256-bit integer
 /// multiplies into slow halves (`vpmulld` ymm issues every 4 cycles on one pipe), while
 /// FMAs issue on two pipes. Measured at 1080p on one thread: 4.5 ms for the Int32
-/// version, about 2.8–3.3 ms for this one (docs/filters.md). Float also has more
-/// precision than 12-bit fixed point, so results stay within ±1 of the Double reference.
+/// version, about 3.0 ms for the portable float loop, 2.0–2.2 ms for the AVX2 one
+/// (docs/filters.md). Float also has more precision than 12-bit fixed point, so results
+/// stay within ±1 of the Double reference.
 ///
-/// Rounding and clamping use the 2^23 trick: for x > −2^23, the bits of `x + 2^23` as
+/// The portable loop's rounding and clamping: for x > −2^23, the bits of `x + 2^23` as
 /// Int32 grow with x and equal 0x4B000000 + round(x) on 0…255, so two integer min/max
 /// clamp, and the low byte is the result (the 0x4B of the high byte shifts out when the
 /// channel moves to its place). Clamps the matrix cannot need (a sepia matrix never goes
 /// below 0; the identity never leaves 0…255) are left out by specialised loops.
 struct ColorMatrixKernel {
+    /// Which vector loop runs the 3x3 case.
+    enum VectorLoop { case avx2, portable }
+
     /// Rows R, G, B, A of coefficients on R, G, B, A, then bias: 4 x 5 floats, flat.
     let coefficients: [Float]
     /// The same splatted, for the 4x4 loop (made once, so a frame allocates nothing).
     private let splats: [SIMD8<Float>]
     let keepsAlpha: Bool
-    /// Which clamps the colour rows (and alpha, for 4x4) can need.
+    /// Which clamps the colour rows (and alpha, for 4x4) can need (portable loops).
     let clamp: ClampNeed
+    let loop: VectorLoop
+    #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+    /// The splats for the AVX2 step, when `loop` is `.avx2`.
+    let avx2: AVX2MatrixStep?
+    static let defaultLoop = VectorLoop.avx2
+    #else
+    static let defaultLoop = VectorLoop.portable
+    #endif
 
-    init(_ matrix: ColorMatrix) {
+    init(_ matrix: ColorMatrix, loop: VectorLoop = Self.defaultLoop) {
         coefficients = (0..<4).flatMap { r in (matrix.m[r] + [matrix.bias[r]]).map { Float($0) } }
         splats = coefficients.map { SIMD8(repeating: $0) }
         keepsAlpha = matrix.keepsAlpha
         clamp = ClampNeed(matrix, rows: keepsAlpha ? 3 : 4)
+        self.loop = loop
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+        avx2 = loop == .avx2 ? coefficients.withUnsafeBufferPointer { AVX2MatrixStep($0.baseAddress!) } : nil
+        #endif
     }
 
     /// Applies to rows `rows` of `input` into `output` (same shape, bgra8 or bgr8; the
@@ -48,8 +69,11 @@ struct ColorMatrixKernel {
 
     /// The vector part of one BGRA row; returns the first pixel not done.
     @inline(__always)
-    private func vectorRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
-                           _ k: UnsafePointer<Float>, _ c: UnsafePointer<SIMD8<Float>>) -> Int {
+    func vectorRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                   _ k: UnsafePointer<Float>, _ c: UnsafePointer<SIMD8<Float>>) -> Int {
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+        if keepsAlpha, let avx2 { return avx2.row(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width) }
+        #endif
         switch (keepsAlpha, clamp) {
         case (true, .both): return Self.row3(s, d, width, k, BothClamps.self)
         case (true, .high): return Self.row3(s, d, width, k, HighClamp.self)
@@ -59,11 +83,18 @@ struct ColorMatrixKernel {
         }
     }
 
+    /// `vectorRow` with the kernel's own coefficient buffers.
+    func vectorRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int {
+        coefficients.withUnsafeBufferPointer { k in
+            splats.withUnsafeBufferPointer { c in vectorRow(s, d, width, k.baseAddress!, c.baseAddress!) }
+        }
+    }
+
     typealias F = SIMD8<Float>
     typealias I = SIMD8<Int32>
 
-    /// 3x3 on B, G, R plus bias; alpha copied. Not inlined: each specialisation stays a
-    /// small function of its own (see `roundClamp` for why that matters).
+    /// The portable 3x3 on B, G, R plus bias; alpha copied. Not inlined: each
+    /// specialisation stays a small function of its own (see `roundClamp` for why).
     @inline(never)
     private static func row3<C: ClampMode>(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                                            _ k: UnsafePointer<Float>, _ mode: C.Type) -> Int {
