@@ -23,13 +23,18 @@ import Testing
             let twoSteps = Mat(format: .bgra8, width: w, height: h)
             ColorMatrixKernel(matrix, loop: loop).apply(input, into: twoSteps, rows: 0..<h)
             gamma.applyTables(twoSteps, into: twoSteps, rows: 0..<h)
-            let out = Mat(format: .bgra8, width: w, height: h, stride: 4 * w + 12)
-            fused.apply(input, into: out, rows: 0..<h)
-            #expect(out.hasSamePixels(as: twoSteps), "\(name) \(w)x\(h)")
-            let inPlace = input.clone()
-            fused.apply(inPlace, into: inPlace, rows: 0..<h)
-            #expect(inPlace.hasSamePixels(as: twoSteps), "\(name) \(w)x\(h) in place")
+            expectBothWays(input, equal: twoSteps, "\(name) \(w)x\(h)") { fused.apply($0, into: $1, rows: 0..<h) }
         }
+    }
+
+    /// Runs `apply` into an image with a padded stride and in place; both must equal `expected`.
+    private func expectBothWays(_ input: Mat, equal expected: Mat, _ label: String, _ apply: (Mat, Mat) -> Void) {
+        let out = Mat(format: input.format, width: input.width, height: input.height, stride: 4 * input.width + 12)
+        apply(input, out)
+        #expect(out.hasSamePixels(as: expected), "\(label)")
+        let inPlace = input.clone()
+        apply(inPlace, inPlace)
+        #expect(inPlace.hasSamePixels(as: expected), "\(label) in place")
     }
 
     /// Every (first, second) byte pair of both tables against the three per-channel
@@ -52,12 +57,7 @@ import Testing
             let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
             let expected = Mat(format: .bgra8, width: w, height: h)
             curves.applyScalar(input, into: expected)
-            let out = Mat(format: .bgra8, width: w, height: h, stride: 4 * w + 20)
-            pairs.apply(input, into: out, rows: 0..<h)
-            #expect(out.hasSamePixels(as: expected), "\(w)x\(h)")
-            let inPlace = input.clone()
-            pairs.apply(inPlace, into: inPlace, rows: 0..<h)
-            #expect(inPlace.hasSamePixels(as: expected), "\(w)x\(h) in place")
+            expectBothWays(input, equal: expected, "\(w)x\(h)") { pairs.apply($0, into: $1, rows: 0..<h) }
         }
     }
 
