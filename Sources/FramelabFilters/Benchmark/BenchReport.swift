@@ -24,6 +24,10 @@ public struct BenchReport: Sendable {
     public var sizes: [String] = []
     /// Paths or filters that could not be measured, with the reason.
     public var skipped: [String] = []
+    /// The cases the speed goals compare, re-timed side by side at 1920x1080
+    /// (`FilterBenchmark.goalKey`), and in how many alternating rounds.
+    public var goalTimings: [String: BenchTimer.Timing] = [:]
+    public var goalRounds = 0
 
     public init() {}
 

@@ -40,6 +40,30 @@ public struct BenchTimer: Sendable {
             samples.append(Double(MonotonicClock.now() - t0) / 1e6)
             if samples.count >= minimumRuns && Double(MonotonicClock.now() - begin) / 1e9 > timeLimit { break }
         }
+        return Self.timing(samples)
+    }
+
+    /// Times several bodies side by side: each is warmed up, then `rounds` times in turn
+    /// each runs its share of `repeats`. Drift in the machine's speed (other tenants,
+    /// clock changes) then falls on all of them alike, so ratios between them are fair;
+    /// timed one after the other, two cases can land in different minutes.
+    public func measureSideBySide(_ bodies: [() throws -> Void], rounds: Int) throws -> [Timing] {
+        for body in bodies { for _ in 0..<warmup { try body() } }
+        let perRound = max(1, (repeats + rounds - 1) / rounds)
+        var samples = [[Double]](repeating: [], count: bodies.count)
+        for _ in 0..<rounds {
+            for (i, body) in bodies.enumerated() {
+                for _ in 0..<perRound {
+                    let t0 = MonotonicClock.now()
+                    try body()
+                    samples[i].append(Double(MonotonicClock.now() - t0) / 1e6)
+                }
+            }
+        }
+        return samples.map(Self.timing)
+    }
+
+    private static func timing(_ samples: [Double]) -> Timing {
         let stats = SampleStatistics(samples)
         return Timing(minMs: stats.sorted[0], medianMs: stats.percentile(50), samplesMs: samples)
     }

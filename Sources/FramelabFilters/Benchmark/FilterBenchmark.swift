@@ -103,7 +103,59 @@ public struct FilterBenchmark {
                                                   threads: chain.threads, timing: t))
             }
         }
+        try timeGoalsSideBySide(&report, progress: progress)
         return report
+    }
+
+    /// Rounds of the side-by-side goal timing: enough that a minute of a slow machine
+    /// cannot favour one case, few enough that each round runs each case a few times.
+    public static let goalRounds = 5
+
+    /// The key of a goal case in `BenchReport.goalTimings`.
+    public static func goalKey(_ filter: String, _ path: String, threads: Int = 1) -> String {
+        "\(filter)/\(path)/\(threads)"
+    }
+
+    /// Re-times, side by side at 1920x1080, the cases the speed goals compare (those this
+    /// run's filters and paths include): memcpy, the single SIMD and OpenCV ops, and the
+    /// chain eagerly and as a recipe on 1 and 2 threads. The tables keep their own times.
+    func timeGoalsSideBySide(_ report: inout BenchReport, progress: (String) -> Void) throws {
+        let (w, h) = (1920, 1080)
+        let measured = configuration.sizes.contains { $0 == (w, h) } || configuration.budgetSizes.contains { $0 == (w, h) }
+        guard measured else { return }
+        let frame = Self.testFrame(width: w, height: h)
+        let copy = Mat(format: frame.format, width: w, height: h)
+        var keys = [Self.goalKey("memcpy", "")]
+        var bodies: [() throws -> Void] = [{
+            copy.withUnsafeMutableBytes { dst in frame.withUnsafeBytes { src in _ = memcpy(dst.baseAddress!, src.baseAddress!, src.count) } }
+        }]
+        func add(_ key: String, _ filters: [any FrameFilter]) {
+            keys.append(key)
+            bodies.append {
+                var image = frame
+                for f in filters { image = try f.process(image) }
+            }
+        }
+        let paths = configuration.paths
+        for name in ["gray", "sepia", "colorMatrix", "colorControls", "hue"] where configuration.filters.contains(name) {
+            for path in [FilterPath.simd, .opencv] where paths.contains(path) && (path == .simd || name == "gray") {
+                add(Self.goalKey(name, path.rawValue), [try registry.instantiate(ElementSpec(name: name), path: path)])
+            }
+        }
+        let specs = try Self.chain.map { try ElementSpec(parsing: $0) }
+        if paths.contains(.simd) {
+            add(Self.goalKey("chain4", "eager-simd"), try specs.map { try registry.instantiate($0, path: .simd) })
+        }
+        if paths.contains(.recipe) {
+            for threads in [1, 2] {
+                add(Self.goalKey("chain4", "recipe", threads: threads),
+                    try registry.instantiateChain(specs, path: .recipe, threads: threads))
+            }
+        }
+        progress("speed goals: \(keys.count) cases side by side at \(w)x\(h), \(Self.goalRounds) rounds")
+        let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds)
+        for (key, timing) in zip(keys, timings) { report.goalTimings[key] = timing }
+        report.goalRounds = Self.goalRounds
     }
 
     /// One plugin filter on the frame, or nil (with the reason in `skipped`) when it does
