@@ -10,7 +10,8 @@ struct SubmitSlurmCommand: ParsableCommand {
         discussion: """
             Writes DIR/eval.sbatch (an array job: task K runs `framelab eval ARGS --shard K/N --out DIR/shard-K.h5`) \
             and DIR/merge.sbatch (`framelab merge DIR/merged.h5 DIR/shard-0.h5 …`), submits the first with \
-            `sbatch --parsable` and the second with --dependency=afterok:<array job>, and prints both job ids. \
+            `sbatch --parsable` and the second with --dependency=afterok:<array job> --kill-on-invalid-dep=yes \
+            (so Slurm cancels the merge job itself when a shard fails), and prints both job ids. \
             Logs go to DIR/logs/shard-K.log and DIR/logs/merge.log. Scripts call this framelab binary by its \
             absolute path and run in the current directory, so relative dataset paths work on the nodes \
             (the directories must be shared with them). \
@@ -78,7 +79,7 @@ struct SubmitSlurmCommand: ParsableCommand {
             print("# \(scripts.evalScriptPath)\n\(scripts.evalScript)")
             print("# \(scripts.mergeScriptPath)\n\(scripts.mergeScript)")
             print("# submit: " + evalSubmit.joined(separator: " "))
-            print("# then:   sbatch --parsable --dependency=afterok:<array job id> \(scripts.mergeScriptPath)")
+            print("# then:   sbatch " + Self.mergeOptions(after: "<array job id>").joined(separator: " ") + " \(scripts.mergeScriptPath)")
             return
         }
         do {
@@ -87,7 +88,7 @@ struct SubmitSlurmCommand: ParsableCommand {
             try scripts.evalScript.write(toFile: scripts.evalScriptPath, atomically: true, encoding: .utf8)
             try scripts.mergeScript.write(toFile: scripts.mergeScriptPath, atomically: true, encoding: .utf8)
             let arrayJob = try Self.submit(sbatch, Array(evalSubmit.dropFirst()))
-            let mergeJob = try Self.submit(sbatch, ["--parsable", "--dependency=afterok:\(arrayJob)", scripts.mergeScriptPath])
+            let mergeJob = try Self.submit(sbatch, Self.mergeOptions(after: arrayJob) + [scripts.mergeScriptPath])
             print("eval array job \(arrayJob): shard\(array == nil ? "s 0-\(shards - 1)" : " \(array!)") of \(shards) -> \(dir)/shard-K.h5")
             print("merge job \(mergeJob): after \(arrayJob) succeeds -> \(scripts.mergedPath)")
             print("logs: \(scripts.logDir); resubmit a failed shard K: sbatch --array=K \(scripts.evalScriptPath) "
@@ -97,6 +98,13 @@ struct SubmitSlurmCommand: ParsableCommand {
         } catch {
             throw failure(FramelabError(.io, "cannot write the scripts in '\(dir)': \(error.localizedDescription)"))
         }
+    }
+
+    /// The merge job's sbatch options: it runs once every task of the array job succeeded,
+    /// and Slurm cancels it when one fails (instead of leaving it pending for ever with
+    /// reason DependencyNeverSatisfied).
+    static func mergeOptions(after arrayJob: String) -> [String] {
+        ["--parsable", "--dependency=afterok:\(arrayJob)", "--kill-on-invalid-dep=yes"]
     }
 
     static func absolute(_ path: String, _ cwd: String) -> String {
