@@ -51,7 +51,8 @@ let package = Package(
         // Plugins: the C ABI (one header), the Swift kit, the host and its isolation worker.
         .target(name: "CFramelabPlugin"),
         .target(name: "FramelabPluginKit", dependencies: ["CFramelabPlugin"]),
-        .target(name: "FramelabPluginHost", dependencies: ["FramelabCore", "FramelabFilters", "FramelabDetection", "CFramelabPlugin"]),
+        .target(name: "FramelabPluginHost",
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabDetection", "CFramelabPlugin"]),
         .executableTarget(name: "framelab-plugin-worker", dependencies: ["FramelabPluginHost"]),
         .target(name: "PosterizePlugin", dependencies: ["FramelabPluginKit"], path: "Plugins/swift-posterize"),
         .executableTarget(name: "framelab-plugin-bench",

@@ -8,6 +8,7 @@ import FramelabFilters
 public final class IsolatedPluginDetector: FaceDetector {
     public let element: PluginElement
     private let session: IsolatedSession
+    private let input: DetectorInput
 
     public var name: String { element.info.name }
     /// How many times a dead worker was replaced.
@@ -18,13 +19,14 @@ public final class IsolatedPluginDetector: FaceDetector {
             throw FramelabError(.badInput, "element \(element.label) is a \(element.info.kind), not a detector")
         }
         self.element = element
+        input = DetectorInput(label: element.label, accepted: element.info.formats)
         session = try IsolatedSession(element: element, values: values, options: options)
     }
 
-    public func detect(_ image: Mat) throws -> [FaceDetection] {
-        guard element.info.formats.contains(image.format) else {
-            throw FramelabError(.unsupported, "element \(element.label) does not accept \(image.format) images")
-        }
+    /// Runs the detector on one image; a frame in a format the plugin does not take is
+    /// converted first (`DetectorInput`).
+    public func detect(_ frame: Mat) throws -> [FaceDetection] {
+        let image = try input.image(for: frame)
         let layout = session.layout(format: image.format, width: image.width, height: image.height,
                                     inputStride: nil, output: nil)
         let map = try session.mapped(size: layout.size)

@@ -9,6 +9,7 @@ public final class PluginDetector: FaceDetector {
     public let element: PluginElement
     private let instance: PluginInstance
     private let buffer = UnsafeMutablePointer<fl_plugin_detection>.allocate(capacity: PluginABI.detectionCapacity)
+    private let input: DetectorInput
 
     public var name: String { element.info.name }
 
@@ -17,16 +18,16 @@ public final class PluginDetector: FaceDetector {
             throw FramelabError(.badInput, "element \(element.label) is a \(element.info.kind), not a detector")
         }
         self.element = element
+        input = DetectorInput(label: element.label, accepted: element.info.formats)
         instance = try PluginInstance(element: element, values: values)
     }
 
     deinit { buffer.deallocate() }
 
-    /// Runs the detector on one image.
-    public func detect(_ image: Mat) throws -> [FaceDetection] {
-        guard element.info.formats.contains(image.format) else {
-            throw FramelabError(.unsupported, "element \(element.label) does not accept \(image.format) images")
-        }
+    /// Runs the detector on one image; a frame in a format the plugin does not take is
+    /// converted first (`DetectorInput`).
+    public func detect(_ frame: Mat) throws -> [FaceDetection] {
+        let image = try input.image(for: frame)
         let count = try image.withUnsafeBytes { bytes in
             var cImage = fl_plugin_image(image, data: bytes.baseAddress!)
             return try instance.detect(&cImage, into: buffer, capacity: Int32(PluginABI.detectionCapacity))

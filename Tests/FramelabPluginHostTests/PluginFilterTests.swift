@@ -70,6 +70,34 @@ import Testing
         #expect(try PluginDetector(element: element, values: values).detect(Mat(format: .gray8, width: 8, height: 8)).isEmpty)
     }
 
+    /// `bright-spot` takes only gray8: a BGRA or BGR frame is converted for it (in process
+    /// and isolated) and the box is where the square is; a grayF32 frame, which is never
+    /// converted, is a one-line error naming what the element accepts.
+    @Test func detectorGetsFramesConvertedToAFormatItTakes() throws {
+        let library = try PluginLibrary(path: PluginBuilder.example("swift-posterize"))
+        let element = try #require(library.elements.first { $0.info.name == "bright-spot" })
+        let values = try element.values(for: ElementSpec(parsing: "bright-spot:threshold=240"))
+        let inProcess = try PluginDetector(element: element, values: values)
+        let isolated = try IsolatedPluginDetector(element: element, values: values)
+        for format in [PixelFormat.bgra8, .bgr8] {
+            let image = Mat(format: format, width: 50, height: 40)
+            image.fill(Array(repeating: 0, count: format.channels))
+            for y in 10..<20 { for x in 5..<25 { image.setPixel(x: x, y: y, Array(repeating: 250, count: format.channels)) } }
+            for (how, detector) in [("in process", inProcess as any FaceDetector), ("isolated", isolated)] {
+                let found = try detector.detect(image)
+                #expect(found.map { [$0.box.x, $0.box.y, $0.box.width, $0.box.height] } == [[5, 10, 20, 10]], "\(format) \(how)")
+            }
+        }
+        let float = Mat(format: .grayF32, width: 8, height: 8)
+        for detector in [inProcess as any FaceDetector, isolated] {
+            #expect {
+                _ = try detector.detect(float)
+            } throws: { error in
+                (error as? FramelabError)?.message == "element \(element.label) does not accept \(PixelFormat.grayF32) images (accepts gray8)"
+            }
+        }
+    }
+
     @Test func cppCannyFindsTheSquaresEdgesOnly() throws {
         let element = try #require(try PluginLibrary(path: PluginBuilder.example("cpp-canny")).elements.first)
         let filter = try PluginFilter(element: element, values: ParameterValues(
