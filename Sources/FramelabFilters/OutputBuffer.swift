@@ -1,11 +1,14 @@
 import FramelabCore
 
-/// A filter's reusable output image: reallocated only when the shape changes, so a
-/// steady stream of same-size frames allocates nothing.
-struct OutputBuffer {
+/// A reusable output image (a filter's output, a frame converted for a plugin detector):
+/// reallocated only when the shape changes, so a steady stream of same-size frames
+/// allocates nothing.
+public struct OutputBuffer {
     private var image: Mat?
 
-    mutating func image(format: PixelFormat, width: Int, height: Int) -> Mat {
+    public init() {}
+
+    public mutating func image(format: PixelFormat, width: Int, height: Int) -> Mat {
         if let image, image.format == format, image.width == width, image.height == height {
             return image
         }

@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabCV
+import FramelabFilters
 
 /// Frames for a detector plugin in a format it accepts. A frame already in one of its
 /// formats goes as it is; any other is converted with OpenCV (cvtColor) into a buffer kept
@@ -12,7 +13,7 @@ import FramelabCV
 final class DetectorInput {
     private let label: String
     private let accepted: [PixelFormat]
-    private var buffer: Mat?
+    private var buffer = OutputBuffer()
 
     init(label: String, accepted: [PixelFormat]) {
         self.label = label
@@ -39,13 +40,7 @@ final class DetectorInput {
             throw FramelabError(.unsupported, "element \(label) does not accept \(frame.format) images (accepts \(names))")
         }
         if format == frame.format { return frame }
-        let out: Mat
-        if let buffer, buffer.format == format, buffer.width == frame.width, buffer.height == frame.height {
-            out = buffer
-        } else {
-            out = Mat(format: format, width: frame.width, height: frame.height)
-            buffer = out
-        }
+        let out = buffer.image(format: format, width: frame.width, height: frame.height)
         try frame.convert(into: out)
         return out
     }

@@ -15,22 +15,10 @@ struct PluginDetectorSetup {
 
     init(detectors: [String], catalog: PluginCatalog, isolation: IsolationOptions?) throws {
         let (registry, clashes) = catalog.detectorRegistry(isolation: isolation)
-        var used: [PluginElement] = []
-        for text in detectors {
-            let spec = try ElementSpec(parsing: text)
-            if let clash = clashes[spec.name] { throw FramelabError(.badInput, clash) }
-            guard let element = catalog.element(named: spec.name) else { continue }
-            guard element.info.kind == .detector else {
-                throw FramelabError(.badInput, "'\(spec.name)' from \(element.info.path) is a filter, not a detector")
-            }
+        used = try catalog.checkedElements(detectors, kind: .detector, clashes: clashes) { spec, _ in
             _ = try registry.descriptor(for: spec).parameters(for: spec)
-            if !used.contains(where: { $0 === element }) {
-                try PluginTrial.run(element)
-                used.append(element)
-            }
         }
         self.registry = registry
-        self.used = used
     }
 
     /// The run attributes that say which plugins a run used (docs/plugins.md, section 8).

@@ -68,19 +68,8 @@ struct PluginRunSetup {
             isolationOptions?.arena = arena
         }
         let (registry, clashes) = catalog.registry(isolation: isolationOptions)
-        var used: [PluginElement] = []
-        for text in filters {
-            let spec = try ElementSpec(parsing: text)
-            if let clash = clashes[spec.name] { throw FramelabError(.badInput, clash) }
-            guard let element = catalog.element(named: spec.name) else { continue }
-            guard element.info.kind == .filter else {
-                throw FramelabError(.badInput, "'\(spec.name)' from \(element.info.path) is a detector, not a filter")
-            }
+        var used = try catalog.checkedElements(filters, kind: .filter, clashes: clashes) { spec, element in
             _ = try element.values(for: spec)
-            if !used.contains(where: { $0 === element }) {
-                try PluginTrial.run(element)
-                used.append(element)
-            }
         }
         let detectorSetup = try PluginDetectorSetup(detectors: detectors, catalog: catalog, isolation: isolationOptions)
         used += detectorSetup.used

@@ -70,20 +70,14 @@ import Testing
     @Test func runKilledWithSIGKILLLeavesAReadableFile() throws {
         let dir = try TestSupport.makeTemporaryDirectory()
         let out = dir.appendingPathComponent("killed.h5").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestSupport.framelabBinary)
-        process.arguments = ["run", "--source", "synthetic:320x240@100", "--filter", "sepia", "--out", out, "--quiet"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         // Watch the file from another process while it is written (SWMR reading) until
         // 60 frames are on disk, then kill the writer: what was flushed must survive.
-        let watch = try TestSupport.waitForRows(60, table: "frames", in: out, timeoutSeconds: 60)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(watch.status == 0, "\(watch.stderr)")
-        #expect(process.terminationReason == .uncaughtSignal)
-        let seen = Int(watch.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Int.max
+        let killed = try TestSupport.killFramelabAfterRows(
+            ["run", "--source", "synthetic:320x240@100", "--filter", "sepia", "--out", out, "--quiet"],
+            rows: 60, table: "frames", in: out, timeoutSeconds: 60)
+        #expect(killed.watch.status == 0, "\(killed.watch.stderr)")
+        #expect(killed.endedBySignal)
+        let seen = killed.seen
         let py = try TestSupport.python("""
             import sys, h5py
             f = h5py.File(sys.argv[1], "r", swmr=True)  # the killed writer left it marked open

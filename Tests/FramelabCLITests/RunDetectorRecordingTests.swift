@@ -9,21 +9,14 @@ import Testing
         let dir = try TestSupport.makeTemporaryDirectory()
         let out = dir.appendingPathComponent("killed-detect.h5").path
         let astronaut = TestSupport.packageRoot.appendingPathComponent("Datasets/sample/images/astronaut.png").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestSupport.framelabBinary)
-        // One face per frame, far more frames than the test waits for.
-        process.arguments = ["run", "--source", "image:\(astronaut)?repeat=100000", "--detector", "opencv-haar:accuracy=low",
-                             "--out", out, "--quiet"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Read the file while it is written (SWMR) until 20 detections are on disk, then kill the writer.
-        let watch = try TestSupport.waitForRows(20, table: "detections", in: out, timeoutSeconds: 120)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(watch.status == 0, "\(watch.stderr)")
-        #expect(process.terminationReason == .uncaughtSignal)
-        let seen = Int(watch.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Int.max
+        // One face per frame, far more frames than the test waits for. Read the file while it
+        // is written (SWMR) until 20 detections are on disk, then kill the writer.
+        let killed = try TestSupport.killFramelabAfterRows(
+            ["run", "--source", "image:\(astronaut)?repeat=100000", "--detector", "opencv-haar:accuracy=low", "--out", out, "--quiet"],
+            rows: 20, table: "detections", in: out, timeoutSeconds: 120)
+        #expect(killed.watch.status == 0, "\(killed.watch.stderr)")
+        #expect(killed.endedBySignal)
+        let seen = killed.seen
         let py = try TestSupport.python("""
             import sys, h5py, numpy as np
             f = h5py.File(sys.argv[1], "r", swmr=True)

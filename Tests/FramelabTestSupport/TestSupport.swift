@@ -104,6 +104,30 @@ public enum TestSupport {
             sys.exit(f"the writer never flushed {wanted} rows of {table}")
             """, arguments: [path, table, String(rows)])
     }
+
+    /// What `killFramelabAfterRows` saw: the SWMR watcher's result, whether the writer
+    /// ended by the signal, and how many rows the watcher counted before the kill.
+    public struct KilledWriter {
+        public let watch: ProcessResult
+        public let endedBySignal: Bool
+        public var seen: Int { Int(watch.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Int.max }
+    }
+
+    /// Starts `framelab arguments` (output discarded), waits until `table` of the run it
+    /// writes into `path` holds `rows` rows (`waitForRows`), then SIGKILLs it.
+    public static func killFramelabAfterRows(_ arguments: [String], rows: Int, table: String, in path: String,
+                                             timeoutSeconds: Int) throws -> KilledWriter {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: framelabBinary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let watch = try waitForRows(rows, table: table, in: path, timeoutSeconds: timeoutSeconds)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return KilledWriter(watch: watch, endedBySignal: process.terminationReason == .uncaughtSignal)
+    }
 }
 
 /// A Data box written by one thread and read by another.

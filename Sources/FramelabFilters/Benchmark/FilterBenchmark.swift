@@ -95,10 +95,7 @@ public struct FilterBenchmark {
             }
             for chain in chains {
                 progress("chain of four on \(chain.path)\(chain.threads > 1 ? " (\(chain.threads) threads)" : "") at \(size)")
-                let t = try timer.measure {
-                    var image = frame
-                    for f in chain.filters { image = try f.process(image) }
-                }
+                let t = try timer.measure { try Self.runChain(chain.filters, on: frame) }
                 report.results.append(BenchResult(filter: "chain4", path: chain.path, width: w, height: h,
                                                   threads: chain.threads, timing: t))
             }
@@ -131,10 +128,7 @@ public struct FilterBenchmark {
         }]
         func add(_ key: String, _ filters: [any FrameFilter]) {
             keys.append(key)
-            bodies.append {
-                var image = frame
-                for f in filters { image = try f.process(image) }
-            }
+            bodies.append { try Self.runChain(filters, on: frame) }
         }
         let paths = configuration.paths
         for name in ["gray", "sepia", "colorMatrix", "colorControls", "hue"] where configuration.filters.contains(name) {
@@ -179,6 +173,12 @@ public struct FilterBenchmark {
             return nil
         }
         return try timer.measure { _ = try filter.process(frame) }
+    }
+
+    /// `frame` through `filters` one after the other (one filter is a single op).
+    static func runChain(_ filters: [any FrameFilter], on frame: Mat) throws {
+        var image = frame
+        for f in filters { image = try f.process(image) }
     }
 
     /// memcpy of the frame's bytes into another buffer of the same size.
