@@ -11,7 +11,7 @@ import FramelabV4L2
 // @unchecked: only `requestSwitch()` is called from other threads, and it goes through a Monitor.
 public final class CameraSource: FrameSource, @unchecked Sendable {
     public static let usage = "camera:/dev/videoN[,/dev/videoM][?width=W&height=H&fps=F&format=yuyv|mjpeg"
-        + "&buffers=N&orientation=0|90|180|270&mirror=true] — a V4L2 camera (see docs/cameras.md)"
+        + "&buffers=N&orientation=0|90|180|270&mirror=true&timeout-ms=T&retries=R] — a V4L2 camera (see docs/cameras.md)"
     static let optionNames = ["width", "height", "fps", "format", "buffers", "orientation", "mirror",
                               "timeout-ms", "retries"]
 

@@ -8,9 +8,10 @@ import Foundation
 struct PluginsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List built-in and plugin elements: name, kind, origin, version, formats, status.",
+        abstract: "List built-in and plugin elements: name, kind, version, formats, origin, and why one was rejected.",
         discussion: """
-            A plugin element is listed as accepted once it passed its test run on a synthetic frame. \
+            A plugin element is listed as accepted once it passed its test run on a synthetic frame; \
+            a rejected one gets an indented line under it saying why. \
             Plugin files that could not be loaded, and name clashes, are listed as problems. \
             --json prints {"elements": [{"name", "kind", "origin", "version", "abi_version", "formats", \
             "status"}], "problems": [...]}.
@@ -53,9 +54,11 @@ struct PluginsListCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(Listing(elements: entries, problems: problems)), as: UTF8.self))
             return
         }
-        print("name".padding(toLength: 14, withPad: " ", startingAt: 0) + " kind     version  formats                    origin")
+        // The name column fits the longest name (temperatureTint, highlightShadow, plugin names).
+        let nameWidth = entries.map(\.name.count).max().map { max($0, 4) } ?? 4
+        print("name".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " kind     version  formats                    origin")
         for e in entries {
-            print(e.name.padding(toLength: 14, withPad: " ", startingAt: 0) + " "
+            print(e.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " "
                   + e.kind.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
                   + e.version.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
                   + e.formats.joined(separator: ",").padding(toLength: 26, withPad: " ", startingAt: 0) + " "

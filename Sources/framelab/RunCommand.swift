@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Built-in filter path: simd (default), scalar, recipe (fused) or opencv.")
     var path: String = FilterPath.default.rawValue
 
-    @Option(name: .long, help: "Threads a recipe splits rows across (default: all cores).")
+    @Option(name: .long, help: "Threads a recipe splits rows across; defaults to the core count.")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
     @Option(name: .customLong("detector"), help: "A face detector stage NAME[:key=value,...] after the filters (see `framelab detectors`); repeatable.")
     var detectors: [String] = []
