@@ -123,6 +123,8 @@ public enum TestSupport {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // Killed on every way out, so a watcher that fails to start leaves no writer running.
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
         let watch = try waitForRows(rows, table: table, in: path, timeoutSeconds: timeoutSeconds)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
