@@ -9,6 +9,8 @@ public struct Frame: Sendable {
     public var image: Mat
     /// Where it came from (a file path for file sources), for error messages and records.
     public var origin: String?
+    /// Typed results attached by the source and the stages (see `FrameAnnotation`).
+    public var annotations: [any FrameAnnotation] = []
 
     public init(index: Int, pts: Int64, arrival: UInt64, image: Mat, origin: String? = nil) {
         self.index = index

@@ -11,7 +11,7 @@ public struct Mat: @unchecked Sendable {
     /// Bytes from the start of one row to the start of the next (>= width * bytesPerPixel).
     public let stride: Int
 
-    let storage: MatStorage
+    private(set) var storage: MatStorage
     /// Byte offset of pixel (0, 0) inside `storage`.
     let offset: Int
 
@@ -74,6 +74,12 @@ public struct Mat: @unchecked Sendable {
     /// True when both headers refer to the same pixel memory at the same place.
     public func sharesPixels(with other: Mat) -> Bool {
         storage === other.storage && offset == other.offset
+    }
+
+    /// True when no other header (a copy or a view) refers to this image's memory, so
+    /// whoever holds it may overwrite the pixels without anyone else seeing it.
+    public mutating func isOnlyReferenceToPixels() -> Bool {
+        isKnownUniquelyReferenced(&storage)
     }
 
     /// True when the two images have the same format and size.

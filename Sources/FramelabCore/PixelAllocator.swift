@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where the pixels of newly allocated `Mat`s come from.
 ///
 /// By default the process heap. A host that runs plugins in worker processes installs a
@@ -26,22 +22,11 @@ public enum PixelAllocation {
     public static var current: (any PixelAllocator)? { lock.get() }
 }
 
-/// A mutex around the installed allocator (read on every owned `Mat` allocation).
+/// A lock around the installed allocator (read on every owned `Mat` allocation).
 private final class AllocatorLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
+    private let lock = Lock()
     private var allocator: (any PixelAllocator)?
 
-    init() { pthread_mutex_init(&mutex, nil) }
-
-    func set(_ value: (any PixelAllocator)?) {
-        pthread_mutex_lock(&mutex)
-        allocator = value
-        pthread_mutex_unlock(&mutex)
-    }
-
-    func get() -> (any PixelAllocator)? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return allocator
-    }
+    func set(_ value: (any PixelAllocator)?) { lock.withLock { allocator = value } }
+    func get() -> (any PixelAllocator)? { lock.withLock { allocator } }
 }

@@ -9,6 +9,7 @@ final class BuiltInFilter: FrameFilter {
     private let runner: OperationRunner?
     private let renderer: RecipeRenderer?
     private var output = OutputBuffer()
+    var outputLifetime: OutputLifetime { .whileHeld }
 
     init(name: String, operation: PixelOperation, path: FilterPath, threads: Int = 1) {
         self.name = name
@@ -47,6 +48,7 @@ public final class RecipeFilter: FrameFilter {
     public let name: String
     public let renderer: RecipeRenderer
     private var output = OutputBuffer()
+    public var outputLifetime: OutputLifetime { .whileHeld }
 
     public init(_ recipe: Recipe, threads: Int = 1) {
         name = recipe.steps.map(\.name).joined(separator: "+")

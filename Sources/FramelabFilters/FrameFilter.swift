@@ -2,15 +2,31 @@ import FramelabCore
 
 /// One configured filter, ready to process frames.
 ///
-/// `process` returns the output image. It may reuse a buffer it owns across calls (the
-/// returned `Mat` is valid until the next call) so steady state allocates nothing; a
-/// caller that keeps an output past that must `clone()` it.
+/// `process` returns the output image. A filter may reuse memory it owns across calls so
+/// steady state allocates nothing; `outputLifetime` says how long an output stays valid.
 public protocol FrameFilter: AnyObject {
     /// The name the registry knows it by.
     var name: String { get }
     func process(_ input: Mat) throws -> Mat
     /// The format this filter produces for an input format (nil: not accepted).
     func outputFormat(for input: PixelFormat) -> PixelFormat?
+    /// How long the images `process` returns stay valid.
+    var outputLifetime: OutputLifetime { get }
+}
+
+/// How long a filter's output image stays valid.
+public enum OutputLifetime: Sendable {
+    /// Until the filter's next `process` call: a caller that keeps the output longer (a
+    /// pipeline with several frames in flight) must `clone()` it.
+    case untilNextCall
+    /// As long as the caller holds it (the filter reuses a buffer only once nobody else
+    /// holds it; see `OutputBuffer`).
+    case whileHeld
+}
+
+extension FrameFilter {
+    /// The safe assumption for filters that do not say (plugins hand back their own memory).
+    public var outputLifetime: OutputLifetime { .untilNextCall }
 }
 
 /// How a filter is described to users and instantiated: name, parameters, formats.

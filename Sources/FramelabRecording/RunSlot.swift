@@ -1,4 +1,5 @@
 import CHDF5
+import FramelabCore
 
 /// One run being written: the records waiting in memory and, while the file is open
 /// for appending, the run's four datasets. Owned by its `RecordingFile`; `RunWriter` is
@@ -10,7 +11,7 @@ final class RunSlot: @unchecked Sendable {
     let id: String
     let stageNames: [String]
 
-    private let bufferLock = PThreadMutex()
+    private let bufferLock = Lock()
     private var pending = Pending()
     private var accepting = true
 

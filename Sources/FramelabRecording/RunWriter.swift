@@ -19,7 +19,7 @@ public final class RunWriter: @unchecked Sendable {
     let file: RecordingFile
     let slot: RunSlot
     private let flusher: PeriodicFlusher
-    private let stateLock = PThreadMutex()
+    private let stateLock = Lock()
     // Guarded by `stateLock`.
     private var finished = false
     private let errorBox: ErrorBox
@@ -88,7 +88,7 @@ public final class RunWriter: @unchecked Sendable {
 
 /// The latest background flush error, shared between the writer and its flusher thread.
 private final class ErrorBox: @unchecked Sendable {
-    private let lock = PThreadMutex()
+    private let lock = Lock()
     private var error: FramelabError?
 
     func set(_ e: FramelabError?) { lock.withLock { error = e } }

@@ -13,7 +13,7 @@ final class FramePool: @unchecked Sendable {
     let format: PixelFormat
     private var free: [UnsafeMutableRawPointer] = []
     private var allocated = 0
-    private var mutex = pthread_mutex_t()
+    private let lock = Lock()
     private var closed = false
 
     /// Row bytes rounded up to 64 so rows start aligned for SIMD filters.
@@ -23,12 +23,10 @@ final class FramePool: @unchecked Sendable {
         self.format = format
         self.width = width
         self.height = height
-        pthread_mutex_init(&mutex, nil)
     }
 
     deinit {
         for p in free { p.deallocate() }
-        pthread_mutex_destroy(&mutex)
     }
 
     /// How many buffers exist (in use or free): flat in steady state.
@@ -52,9 +50,5 @@ final class FramePool: @unchecked Sendable {
         locked { free.append(UnsafeMutableRawPointer(bitPattern: address)!) }
     }
 
-    private func locked<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
-    }
+    private func locked<R>(_ body: () -> R) -> R { lock.withLock(body) }
 }

@@ -19,7 +19,7 @@ public final class SharedFrameArena: PixelAllocator, @unchecked Sendable {
 
     let file: SharedMemoryFile
     let mapping: SharedMapping
-    private var mutex = pthread_mutex_t()
+    private let lock = Lock()
     private var next = 0
     private var free: [Int: [Int]] = [:]  // block size → offsets
 
@@ -27,28 +27,25 @@ public final class SharedFrameArena: PixelAllocator, @unchecked Sendable {
         file = try SharedMemoryFile()
         try file.grow(to: capacity)
         mapping = try SharedMapping(fd: file.fd, size: capacity)
-        pthread_mutex_init(&mutex, nil)
     }
 
     public func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
         guard byteCount >= Self.minimumBlock / 2 else { return nil }
         var block = Self.minimumBlock
         while block < byteCount { block <<= 1 }
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        if let offset = free[block]?.popLast() { return mapping.base + offset }
-        guard next + block <= mapping.size else { return nil }
-        let offset = next
-        next += block
-        return mapping.base + offset
+        return lock.withLock { () -> UnsafeMutableRawPointer? in
+            if let offset = free[block]?.popLast() { return mapping.base + offset }
+            guard next + block <= mapping.size else { return nil }
+            let offset = next
+            next += block
+            return mapping.base + offset
+        }
     }
 
     public func deallocate(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
         var block = Self.minimumBlock
         while block < byteCount { block <<= 1 }
-        pthread_mutex_lock(&mutex)
-        free[block, default: []].append(pointer - mapping.base)
-        pthread_mutex_unlock(&mutex)
+        lock.withLock { free[block, default: []].append(pointer - mapping.base) }
     }
 
     /// The offset of `image`'s pixels in the arena, or nil when they lie elsewhere.
