@@ -63,9 +63,9 @@ let package = Package(
         .target(name: "FramelabDetection", dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
         // Face-annotation datasets: loaders (FDDB, WIDER FACE, dlib XML, CSV), composites.
         .target(name: "FramelabDatasets", dependencies: ["FramelabCore", "FramelabCV"]),
-        // Detector accuracy on datasets: matching, PR/AP, FDDB ROC, the parallel evaluator.
+        // Detector accuracy on datasets: detectors as pipeline stages, matching, PR/AP, FDDB ROC, evaluation on the engine.
         .target(name: "FramelabEvaluation",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabDatasets"]),
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabDatasets", "FramelabPipeline"]),
         // Scale-out: shards of an evaluation, dataset fingerprints, merging shard runs (docs/scale-out.md).
         .target(name: "FramelabScaleOut",
                 dependencies: ["FramelabCore", "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",

@@ -5,9 +5,7 @@
 /// outcome. Nothing keeps a "last result" for another object to read after an event.
 public protocol FrameAnnotation: Sendable {}
 
-extension Frame {
+extension Array where Element == any FrameAnnotation {
     /// The annotations of type `T`, in the order they were attached.
-    public func annotations<T: FrameAnnotation>(of type: T.Type) -> [T] {
-        annotations.compactMap { $0 as? T }
-    }
+    public func all<T: FrameAnnotation>(_ type: T.Type) -> [T] { compactMap { $0 as? T } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FramelabCore
 
 /// A face box in image pixels as annotations give it (top-left corner and size).
 public struct FaceBox: Sendable, Equatable, Hashable {
@@ -73,3 +74,6 @@ public struct AnnotatedImage: Sendable, Equatable {
         self.faces = faces
     }
 }
+
+/// A dataset source attaches each image's annotations to its frame.
+extension AnnotatedImage: FrameAnnotation {}

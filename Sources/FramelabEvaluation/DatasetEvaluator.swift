@@ -4,19 +4,22 @@ import FramelabCV
 import FramelabDatasets
 import FramelabDetection
 import FramelabFilters
+import FramelabPipeline
 
-/// Runs several detectors over the same dataset images on N threads and matches what
-/// they find to the annotations.
+/// Several detectors over the same dataset images, matched to the annotations: the
+/// pipeline engine over a dataset source, one detector stage per detector.
 ///
-/// Each thread owns one instance of every detector (instances are not shared across
-/// threads), takes the next image, decodes it once and runs every detector on it, timing
-/// each call alone. OpenCV's own thread pool is limited to one thread meanwhile, so the
-/// timings are one core's and N threads scale over images.
+/// Each image is decoded once (BGR) and every detector runs on it, each timed alone.
+/// With `threads` > 1 the engine's frame-parallel workers take whole images, each with
+/// its own detector instances; results come back in dataset order either way. OpenCV's
+/// own thread pool is limited to one thread meanwhile, so timings are one core's and
+/// workers scale over images.
 public final class DatasetEvaluator {
     public let dataset: FaceDataset
     public let specs: [ElementSpec]
+    /// Frame-parallel workers.
     public let threads: Int
-    let descriptors: [DetectorDescriptor]
+    private let registry: DetectorRegistry
 
     /// Checks every detector spec (unknown names, bad parameters, unloadable cascades)
     /// before any image is read.
@@ -25,8 +28,8 @@ public final class DatasetEvaluator {
         self.dataset = dataset
         specs = detectors
         self.threads = max(1, threads)
-        descriptors = try detectors.map { try registry.descriptor(for: $0) }
-        for (d, s) in zip(descriptors, specs) { _ = try d.instantiate(s) }
+        self.registry = registry
+        _ = try makeStages()
     }
 
     /// The label of detector `k` in tables: its spec as written (`cascade:scale=1.2`).
@@ -38,97 +41,22 @@ public final class DatasetEvaluator {
         public var wallSeconds: Double
     }
 
-    /// Evaluates; `progress(done, total)` is called after each image (from worker threads, serialised).
-    public func run(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Evaluation {
-        let images = dataset.images
-        let box = ResultBox(detectors: specs.count, images: images.count)
+    private func makeStages() throws -> [DetectorStage] {
+        try specs.enumerated().map { k, spec in try DetectorStage(spec, position: k, registry: registry, name: spec.description) }
+    }
+
+    /// Evaluates; `progress(done, total)` is called after each image, on the calling thread.
+    public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> Evaluation {
+        let source = DatasetSource(dataset: dataset, spec: try SourceSpec(parsing: "dataset:memory"), format: .bgr8)
+        let pipeline = Pipeline(source: source, stages: try makeStages(), policy: .keepAll, workers: threads)
         let previousCVThreads = OpenCVThreads.count
         OpenCVThreads.count = 1
         defer { OpenCVThreads.count = previousCVThreads }
+        var collector = EvaluationCollector(dataset: dataset, detectors: specs.count)
         let started = MonotonicClock.now()
-        let descriptors = self.descriptors, specs = self.specs
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            do {
-                let detectors = try zip(descriptors, specs).map { try $0.instantiate($1) }
-                while let i = box.nextImage() {
-                    let item = images[i]
-                    let decoded: Result<Mat, Error>
-                    do { decoded = .success(try ImageCodec.read(item.path, as: .bgr8)) } catch { decoded = .failure(error) }
-                    for (k, detector) in detectors.enumerated() {
-                        box.store(Self.evaluate(detector, decoded, item, index: i), detector: k, image: i)
-                    }
-                    progress(box.finishImage(), images.count)
-                }
-            } catch {
-                box.fail(error)
-            }
+        try pipeline.run { event in
+            if collector.add(event) { progress(collector.imagesDone, dataset.images.count) }
         }
-        if let error = box.error { throw error }
-        return Evaluation(frames: box.collect(), wallSeconds: Double(MonotonicClock.now() - started) / 1e9)
-    }
-
-    static func evaluate(_ detector: any FaceDetector, _ decoded: Result<Mat, Error>, _ item: AnnotatedImage,
-                         index: Int) -> FrameResult {
-        let empty = FrameMatch(outcomes: [], matchedDetection: [], faces: 0)
-        switch decoded {
-        case .failure(let error):
-            return FrameResult(index: index, name: item.name, failure: message(error), detections: [], match: empty,
-                               startNs: MonotonicClock.now(), durationNs: 0)
-        case .success(let image):
-            let start = MonotonicClock.now()
-            do {
-                let found = try detector.detect(image)
-                let duration = MonotonicClock.now() - start
-                return FrameResult(index: index, name: item.name, failure: nil, detections: found,
-                                   match: FaceMatching.match(found, item.faces), startNs: start, durationNs: duration,
-                                   faces: item.faces)
-            } catch {
-                return FrameResult(index: index, name: item.name, failure: "\(detector.name): \(message(error))",
-                                   detections: [], match: empty, startNs: start, durationNs: MonotonicClock.now() - start)
-            }
-        }
-    }
-
-    static func message(_ error: Error) -> String { (error as? FramelabError)?.message ?? "\(error)" }
-}
-
-/// Results written by the worker threads, behind one lock.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var done = 0
-    private let total: Int
-    private var slots: [[FrameResult?]]
-    var error: Error?
-
-    init(detectors: Int, images: Int) {
-        total = images
-        slots = Array(repeating: Array(repeating: nil, count: images), count: detectors)
-    }
-
-    func nextImage() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard error == nil, next < total else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    func store(_ r: FrameResult, detector: Int, image: Int) {
-        lock.lock(); slots[detector][image] = r; lock.unlock()
-    }
-
-    func finishImage() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        done += 1
-        return done
-    }
-
-    func collect() -> [[FrameResult]] {
-        lock.lock(); defer { lock.unlock() }
-        return slots.map { $0.compactMap { $0 } }
-    }
-
-    func fail(_ e: Error) {
-        lock.lock(); if error == nil { error = e }; lock.unlock()
+        return Evaluation(frames: collector.frames, wallSeconds: Double(MonotonicClock.now() - started) / 1e9)
     }
 }

@@ -46,24 +46,33 @@ public struct FilterRegistry: Sendable {
     /// A chain of filters on `path`. On the recipe path, each run of consecutive built-ins
     /// becomes one fused `RecipeFilter`; plugins stay separate stages between them.
     public func instantiateChain(_ specs: [ElementSpec], path: FilterPath, threads: Int = 1) throws -> [any FrameFilter] {
-        guard path == .recipe else { return try specs.map { try instantiate($0, path: path, threads: threads) } }
-        var filters: [any FrameFilter] = []
+        try chainFactories(specs, path: path, threads: threads).map { try $0() }
+    }
+
+    /// The makers of the stages `instantiateChain` builds, one per stage: a pipeline with
+    /// several workers calls them once for every worker's own instances.
+    public func chainFactories(_ specs: [ElementSpec], path: FilterPath, threads: Int = 1) throws
+        -> [@Sendable () throws -> any FrameFilter] {
+        var factories: [@Sendable () throws -> any FrameFilter] = []
         var pending = Recipe()
         func flush() {
-            if !pending.steps.isEmpty { filters.append(RecipeFilter(pending, threads: threads)) }
+            if !pending.steps.isEmpty {
+                let recipe = pending
+                factories.append { RecipeFilter(recipe, threads: threads) }
+            }
             pending = Recipe()
         }
         for spec in specs {
             let d = try descriptor(for: spec)
-            if let operation = try d.makeOperation(spec) {
+            if path == .recipe, let operation = try d.makeOperation(spec) {
                 pending = pending.appending(spec.name, operation)
             } else {
                 flush()
-                filters.append(try d.instantiate(spec, path: path, threads: threads))
+                factories.append { try d.instantiate(spec, path: path, threads: threads) }
             }
         }
         flush()
-        return filters
+        return factories
     }
 
     /// A recipe from built-in specs (an error names a spec that is not a built-in).

@@ -4,6 +4,7 @@ import FramelabDatasets
 import FramelabDetection
 import FramelabEvaluation
 import FramelabFilters
+import FramelabPipeline
 import FramelabRecording
 import Foundation
 
@@ -33,7 +34,8 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...]; repeat to compare several.")
     var detectors: [String] = []
 
-    @Option(name: .long, help: "Worker threads; each evaluates whole images with its own detector instances.")
+    @Option(name: [.customLong("workers"), .customLong("threads")],
+            help: "Frame-parallel workers; each evaluates whole images with its own detector instances (--threads is an alias).")
     var threads: Int = 1
 
     @Option(name: .long, help: "Evaluate only the first N images of the dataset.")
@@ -65,7 +67,9 @@ struct EvalCommand: ParsableCommand {
 
     func validate() throws {
         if detectors.isEmpty { throw usageError("--detector is required (for example --detector opencv-haar)") }
-        if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
+        if threads < 1 || threads > Pipeline.maxWorkers {
+            throw usageError("--workers must be from 1 to \(Pipeline.maxWorkers), got \(threads)")
+        }
         if let limit, limit < 1 { throw usageError("--limit must be at least 1, got \(limit)") }
         if let shardCount, shardCount < 1 { throw usageError("--shard-count must be at least 1, got \(shardCount)") }
         if let runID, runID.isEmpty || runID.contains("/") {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import FramelabCore
+import FramelabEvaluation
 import FramelabFilters
 import FramelabPipeline
 import FramelabRecording
@@ -42,6 +43,14 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Stop after this many processed frames (dropped frames do not count).")
     var frames: Int?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Frames processed at once, each by a worker with its own instance of every stage (default 1).",
+        discussion: "Results are delivered and recorded in frame order; under drop-late the newest frame still wins."))
+    var workers: Int = 1
+
+    @Flag(name: .long, help: "Run each stage on its own thread with a bounded queue before it (stage-parallel).")
+    var pipelining = false
+
     @Option(name: .long, help: "keep-all or drop-late (default: drop-late for live sources, keep-all for files).")
     var policy: String?
 
@@ -70,6 +79,10 @@ struct RunCommand: ParsableCommand {
             throw usageError("--path must be one of \(FilterPath.allCases.map(\.rawValue).joined(separator: ", ")), got '\(path)'")
         }
         if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
+        if workers < 1 || workers > Pipeline.maxWorkers {
+            throw usageError("--workers must be from 1 to \(Pipeline.maxWorkers), got \(workers)")
+        }
+        if workers > 1 && pipelining { throw usageError("--workers and --pipelining cannot be combined: pick one") }
         if queueCapacity < 1 { throw usageError("--queue must be at least 1, got \(queueCapacity)") }
         if let runID, runID.isEmpty || runID.contains("/") {
             throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
@@ -88,15 +101,18 @@ struct RunCommand: ParsableCommand {
             pluginSetup = try PluginRunSetup(filters: filters, detectors: detectors, plugins: plugins, isolation: isolation)
             let registry = pluginSetup.registry  // built-ins and plugins, one naming scheme
             let specs = try filters.map { try ElementSpec(parsing: $0) }
-            stages = try registry.instantiateChain(specs, path: FilterPath(parsing: path), threads: threads).map { filter in
-                FilterStage(filter, acceptedFormats: PixelFormat.allCases.filter { filter.outputFormat(for: $0) != nil })
-            } + DetectorStage.make(detectors, registry: pluginSetup.detectorRegistry)
+            let filterStages = try registry.chainFactories(specs, path: FilterPath(parsing: path), threads: threads).map {
+                FilterStage(try $0(), makeFilter: $0)
+            }
+            stages = filterStages + (try DetectorStage.make(detectors, firstPosition: filterStages.count,
+                                                            registry: pluginSetup.detectorRegistry))
             source = try SourceFactory.open(self.source)
         } catch {
             throw failure(error)
         }
         let pipeline = Pipeline(source: source, stages: stages, policy: policy.flatMap(DropPolicy.init),
-                                maxFrames: frames, queueCapacity: queueCapacity, maxFPS: live.maxFPS)
+                                maxFrames: frames, queueCapacity: queueCapacity, maxFPS: live.maxFPS,
+                                workers: workers, pipelining: pipelining)
         if let camera = source as? CameraSource { printToStandardError("framelab: camera \(camera.negotiation)") }
         let stageNames = stages.map(\.name)
 
@@ -174,6 +190,8 @@ struct RunCommand: ParsableCommand {
             "filters": .strings(filters),
             "filter_path": .string(path),
             "threads": .int(Int64(threads)),
+            "workers": .int(Int64(workers)),
+            "pipelining": .int(pipelining ? 1 : 0),
             "detectors": .strings(detectors),
             "queue_capacity": .int(Int64(pipeline.policy == .dropLate ? 1 : queueCapacity)),
         ]) { $1 }

@@ -14,17 +14,18 @@ import FramelabRecording
 final class RunDetectionLog {
     /// Detector stages by their position among all stages (the `detector` column).
     private let stages: [Int: DetectorStage]
-    private let dataset: FaceDataset?
+    private let hasGroundTruth: Bool
     private let writer: RunWriter?
-    /// Rows made for the event being handled, handed to the writer right after.
-    private var tables = DetectionTables()
-    private var recordedFaces = Set<Int>()
+    /// Faces found so far, per detector stage, for the summary.
+    private var totals: [Int: Int] = [:]
+    /// Detector timings of the frame in progress (its events come before its outcome).
+    private var durations: [Int: UInt64] = [:]
 
     init(stages: [any PipelineStage], source: any FrameSource, writer: RunWriter?) throws {
         var found: [Int: DetectorStage] = [:]
         for (i, s) in stages.enumerated() { if let d = s as? DetectorStage { found[i] = d } }
         self.stages = found
-        dataset = (source as? DatasetSource)?.dataset
+        hasGroundTruth = source is DatasetSource
         self.writer = writer
         if let writer, !found.isEmpty {
             for table in runTables(DetectionTables()) { try writer.addGrowingTable(name: table.name, columns: table.columns) }
@@ -33,31 +34,43 @@ final class RunDetectionLog {
 
     var isEmpty: Bool { stages.isEmpty }
 
+    /// Records a processed frame's detections (they travel with its outcome), matched to
+    /// its ground truth when the source attached one.
     func record(_ event: PipelineEvent) {
-        guard case .timing(let frame, let stage, _, let duration) = event, let d = stages[stage], d.lastFrame == frame else {
-            return
+        switch event {
+        case .timing(_, let stage, _, let duration) where stages[stage] != nil:
+            durations[stage] = duration
+        case .frame(let outcome) where !outcome.dropped:
+            defer { durations = [:] }
+            guard !stages.isEmpty else { return }
+            var tables = DetectionTables()
+            let truth = outcome.annotations.all(AnnotatedImage.self).first
+            if let truth { tables.add(frame: outcome.index, faces: truth.faces) }
+            for found in outcome.annotations.all(DetectedFaces.self) {
+                totals[found.stage, default: 0] += found.faces.count
+                guard let truth else {
+                    tables.add(frame: outcome.index, detector: found.stage, found.faces, outcomes: nil)
+                    continue
+                }
+                let match = FaceMatching.match(found.faces, truth.faces)
+                tables.add(frame: outcome.index, detector: found.stage, found.faces, outcomes: match.outcomes)
+                tables.add(FrameResult(index: outcome.index, name: truth.name, failure: nil, detections: found.faces,
+                                       match: match, startNs: 0, durationNs: durations[found.stage] ?? 0),
+                           detector: found.stage)
+            }
+            for table in runTables(tables) where !table.rows.isEmpty { writer?.append(rows: table.rows, to: table.name) }
+        default:
+            break
         }
-        if let dataset, frame < dataset.images.count {
-            let faces = dataset.images[frame].faces
-            if recordedFaces.insert(frame).inserted { tables.add(frame: frame, faces: faces) }
-            let match = FaceMatching.match(d.lastDetections, faces)
-            tables.add(frame: frame, detector: stage, d.lastDetections, outcomes: match.outcomes)
-            tables.add(FrameResult(index: frame, name: dataset.images[frame].name, failure: nil, detections: d.lastDetections,
-                                   match: match, startNs: 0, durationNs: duration), detector: stage)
-        } else {
-            tables.add(frame: frame, detector: stage, d.lastDetections, outcomes: nil)
-        }
-        for table in runTables(tables) where !table.rows.isEmpty { writer?.append(rows: table.rows, to: table.name) }
-        tables = DetectionTables()
     }
 
     /// The tables of the run: detections always; ground truth and frame matches on datasets.
     private func runTables(_ t: DetectionTables) -> [RunTable] {
-        dataset == nil ? [t.detections] : [t.detections, t.groundTruth, t.frameMatches]
+        hasGroundTruth ? [t.detections, t.groundTruth, t.frameMatches] : [t.detections]
     }
 
     /// One line per detector stage for the summary.
     var summary: [String] {
-        stages.keys.sorted().map { i in "\(stages[i]!.name): \(stages[i]!.totalFaces) faces found" }
+        stages.keys.sorted().map { i in "\(stages[i]!.name): \(totals[i] ?? 0) faces found" }
     }
 }
