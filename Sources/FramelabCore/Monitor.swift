@@ -36,11 +36,25 @@ public final class Monitor<Value>: @unchecked Sendable {
         }
     }
 
+    /// Times a waiter re-checks (yielding the CPU in between) before it sleeps: a thread
+    /// handing frames to another at a high rate then rarely pays for a sleep and a wake-up.
+    static var spinsBeforeSleeping: Int { 16 }
+
     /// Waits until `ready` holds, then runs `body` with the lock held and wakes waiters.
     public func wait<R>(until ready: (Value) -> Bool, then body: (inout Value) throws -> R) rethrows -> R {
         try lock.withLock {
             defer { pthread_cond_broadcast(condition) }
-            while !ready(value) { pthread_cond_wait(condition, lock.mutex) }
+            var spins = 0
+            while !ready(value) {
+                if spins < Self.spinsBeforeSleeping {
+                    spins += 1
+                    pthread_mutex_unlock(lock.mutex)
+                    sched_yield()
+                    pthread_mutex_lock(lock.mutex)
+                } else {
+                    pthread_cond_wait(condition, lock.mutex)
+                }
+            }
             return try body(&value)
         }
     }

@@ -29,15 +29,26 @@ final class FrameIntake: @unchecked Sendable {
     }
 
     /// What the next pop from the queue yields, in stream order: frames dropped while
-    /// waiting, then the item (the last step is `.frame` or `.end` at most once).
-    /// Waits for the source when nothing is queued.
+    /// waiting, then each item taken (`.end` comes last, once). Waits for the source when
+    /// nothing is queued.
     func pull(processingEstimate: UInt64?) -> [Step] {
         let delivery = queue.pop(processingEstimate: processingEstimate)
         var steps: [Step] = delivery.dropped.map { .item(.dropped($0)) }
-        guard let item = delivery.item else {
+        guard !delivery.items.isEmpty else {
             steps.append(.end(delivery.sourceError))
             return steps
         }
+        for item in delivery.items {
+            if let end = take(item, into: &steps) {
+                steps.append(.end(end))
+                break
+            }
+        }
+        return steps
+    }
+
+    /// Appends the step for one queued item; returns the error that must end the run.
+    private func take(_ item: FrameQueue.Item, into steps: inout [Step]) -> Error? {
         let now = MonotonicClock.now()
         switch item {
         case .failure(let index, let origin, let reason):
@@ -50,20 +61,19 @@ final class FrameIntake: @unchecked Sendable {
                frame.arrival &- last < interval &- interval / 20 {
                 // 5% slack so a source at exactly the cap is not thinned by jitter.
                 steps.append(.item(.dropped(.init(index: frame.index, pts: frame.pts, arrival: frame.arrival))))
-                return steps
+                return nil
             }
             lastAcceptedArrival = frame.arrival
             if !negotiated.contains(frame.image.format) {
                 do {
                     try StageChain.negotiate(stages, input: frame.image.format)
                 } catch {
-                    steps.append(.end(error))
-                    return steps
+                    return error
                 }
                 negotiated.insert(frame.image.format)
             }
             steps.append(.frame(frame))
         }
-        return steps
+        return nil
     }
 }

@@ -28,9 +28,11 @@ final class FrameQueue: @unchecked Sendable {
         let arrival: UInt64
     }
 
-    /// What the consumer gets: an item and the frames dropped since the last pop.
+    /// What the consumer gets: the items waiting (at least one unless the stream is over),
+    /// in order, and the frames dropped since the last pop. Taking every waiting item at
+    /// once lets a fast source refill the whole queue per wake-up instead of one frame.
     struct Delivery {
-        var item: Item?
+        var items: [Item]
         var dropped: [DroppedFrame]
         /// Set when the source ended with an error.
         var sourceError: FramelabError?
@@ -108,7 +110,7 @@ final class FrameQueue: @unchecked Sendable {
         }
     }
 
-    /// Waits for the next item; `item` is nil once the stream has ended and drained.
+    /// Waits for the next items; `items` is empty once the stream has ended and drained.
     /// `processingEstimate` (ns, drop-late only) is how long the consumer expects to spend
     /// on a frame; with it, a stale frame may be passed over for the next one (see above).
     func pop(processingEstimate: UInt64? = nil) -> Delivery {
@@ -143,8 +145,9 @@ final class FrameQueue: @unchecked Sendable {
         let dropped = s.dropped
         s.dropped.removeAll()
         if !s.items.isEmpty, !s.cancelled {
-            return Delivery(item: s.items.removeFirst(), dropped: dropped, sourceError: nil)
+            defer { s.items.removeAll(keepingCapacity: true) }
+            return Delivery(items: s.items, dropped: dropped, sourceError: nil)
         }
-        return Delivery(item: nil, dropped: dropped, sourceError: s.sourceError)
+        return Delivery(items: [], dropped: dropped, sourceError: s.sourceError)
     }
 }

@@ -96,6 +96,7 @@ public final class Pipeline: @unchecked Sendable {
                     if let error { throw error }
                     return
                 case .frame(let frame):
+                    if let maxFrames, processed >= maxFrames { return }
                     let done = chain.process(frame)
                     let took = done.finished &- done.started
                     estimate = estimate.map { ($0 * 7 + took) / 8 } ?? took
@@ -125,6 +126,7 @@ public final class Pipeline: @unchecked Sendable {
                         endError = error
                         break dispatching
                     case .frame(let frame):
+                        if let maxFrames, submitted >= maxFrames { break dispatching }
                         executor.submit(frame, sequence: results.issue())
                         submitted += 1
                     }

@@ -67,11 +67,8 @@ struct BenchDetectorsCommand: ParsableCommand {
             let rows = try DetectorBenchmark.compareCascades(images: images, cascades: xmls, settings: settings, repeats: repeats)
             var scaling: DetectorBenchmark.ThreadScaling?
             if composites > 0 {
-                let dir = FileManager.default.temporaryDirectory.appendingPathComponent("framelab-bench-\(getpid())")
+                let (composite, dir) = try BenchComposites.generate(count: composites, sampleImages: sampleImages)
                 defer { try? FileManager.default.removeItem(at: dir) }
-                let backgrounds = ["brick.png", "grass.png", "gravel.png", "coffee.png"].map { sampleImages + "/" + $0 }
-                let composite = try CompositeGenerator(lfwSubset: sampleImages + "/lfw_subset.npy", backgrounds: backgrounds, seed: 1)
-                    .generate(count: composites, into: dir.path)
                 let specs = try ["opencv-haar", "opencv-lbp", "cascade"].map { try ElementSpec(parsing: $0) }
                 scaling = try DetectorBenchmark.evaluationScaling(dataset: composite, detectors: specs, repeats: max(1, repeats / 2))
             }
