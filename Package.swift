@@ -66,13 +66,18 @@ let package = Package(
         // Detector accuracy on datasets: detectors as pipeline stages, matching, PR/AP, FDDB ROC, evaluation on the engine.
         .target(name: "FramelabEvaluation",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabDatasets", "FramelabPipeline"]),
+        // Runs: what a run records and reads back — engine events to records, the detection
+        // tables, run attributes and IDs, the run summary, the eval and bench run writers.
+        .target(name: "FramelabRuns",
+                dependencies: ["FramelabCore", "FramelabRecording", "FramelabPipeline", "FramelabFilters", "FramelabDetection",
+                               "FramelabDatasets", "FramelabEvaluation"]),
         // Scale-out: shards of an evaluation, dataset fingerprints, merging shard runs (docs/scale-out.md).
         .target(name: "FramelabScaleOut",
                 dependencies: ["FramelabCore", "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
-                               "FramelabRecording"]),
+                               "FramelabRecording", "FramelabRuns"]),
         .executableTarget(name: "framelab", dependencies: [
             "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabV4L2",
-            "FramelabDetection", "FramelabDatasets", "FramelabEvaluation", "FramelabScaleOut",
+            "FramelabDetection", "FramelabDatasets", "FramelabEvaluation", "FramelabScaleOut", "FramelabRuns",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

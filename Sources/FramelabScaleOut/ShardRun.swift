@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabRecording
+import FramelabRuns
 
 /// One shard's evaluation as `framelab eval --shard K/N --out FILE` recorded it: its run
 /// attributes, records and detection tables.
@@ -10,9 +11,8 @@ public struct ShardRun: Sendable {
     public let fingerprint: String
     public let detectorConfigs: [String]
     public let datasetImages: Int
-    public let detections: RunTable
-    public let groundTruth: RunTable
-    public let frameMatches: RunTable
+    /// Its per-frame detection tables.
+    public let tables: DetectionTables.Recorded
 
     public var labels: [String] { run.stageNames }
 
@@ -59,15 +59,7 @@ public struct ShardRun: Sendable {
         fingerprint = f
         detectorConfigs = c
         datasetImages = Int(n)
-        func table(_ name: String) throws -> RunTable {
-            guard let t = try RecordingReader.readTable(path: path, runID: run.id, name: name) else {
-                throw FramelabError(.corrupt, "'\(path)' run '\(run.id)': no '\(name)' table")
-            }
-            return t
-        }
-        detections = try table("detections")
-        groundTruth = try table("ground_truth")
-        frameMatches = try table("frame_matches")
+        tables = try DetectionTables.Recorded.read(path: path, runID: run.id)
     }
 
     private static func parseShard(_ run: RunData, _ path: String) throws -> Shard {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FramelabCore
 import FramelabFilters
 import FramelabPluginHost
+import FramelabRuns
 import Foundation
 
 /// `framelab bench filters`: built-in filters on every path, ratios, chain and frame budget.
@@ -123,9 +124,9 @@ struct BenchFiltersCommand: ParsableCommand {
         config.threads = threads
         config.timer = BenchTimer(warmup: warmup, repeats: repeats)
 
-        let recorder: BenchRecorder?
+        let recorder: BenchRunWriter?
         do {
-            recorder = try out.map { try BenchRecorder(path: $0, commandLine: quotedCommandLine) }
+            recorder = try out.map { try BenchRunWriter(path: $0, context: commandContext) }
         } catch {
             throw failure(error)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FramelabCore
 import FramelabRecording
+import FramelabRuns
 import Foundation
 
 /// Prints a one-line error to standard error and returns the exit code to throw.
@@ -57,17 +58,7 @@ var quotedCommandLine: String {
     }.joined(separator: " ")
 }
 
-/// The context every recorded run carries (schema: run attributes), whatever made it.
-enum RunContext {
-    static func attributes(commandLine: String) -> [String: AttributeValue] {
-        [
-            "started_utc": .string(HostInfo.utcNowISO8601()),
-            "host": .string(HostInfo.hostName),
-            "cpu_model": .string(HostInfo.cpuModel),
-            "cpu_cores": .int(Int64(HostInfo.coreCount)),
-            "framelab_version": .string(FramelabVersion.string),
-            "git_commit": .string(FramelabVersionInfo.gitCommit ?? "unknown"),
-            "command_line": .string(commandLine),
-        ]
-    }
+/// What every run this command records says about where it came from (`RunContext`).
+var commandContext: [String: AttributeValue] {
+    RunContext.attributes(commandLine: quotedCommandLine, gitCommit: FramelabVersionInfo.gitCommit)
 }

@@ -6,6 +6,7 @@ import FramelabEvaluation
 import FramelabFilters
 import FramelabPipeline
 import FramelabRecording
+import FramelabRuns
 import Foundation
 
 /// `framelab eval`: several detectors on the same dataset images, one comparison table.
@@ -105,10 +106,12 @@ struct EvalCommand: ParsableCommand {
             throw failure(error)
         }
         let id = runID ?? RunIdentifier.make()
-        let recorder: EvalRecorder?
+        let recorder: EvalRunWriter?
         do {
-            recorder = try out.map { try EvalRecorder(path: $0, runID: id, command: self, dataset: data, evaluator: evaluator,
-                                                      extraAttributes: pluginAttributes) }
+            let labels = evaluator.specs.indices.map { evaluator.label($0) }
+            let attributes = EvalRunWriter.attributes(context: commandContext, dataset: dataset, loaded: data, labels: labels,
+                                                      workers: threads).merging(pluginAttributes) { $1 }
+            recorder = try out.map { try EvalRunWriter(path: $0, runID: id, attributes: attributes, labels: labels, dataset: data) }
         } catch {
             throw failure(error)
         }

@@ -3,6 +3,7 @@ import FramelabDatasets
 import FramelabDetection
 import FramelabFilters
 import FramelabRecording
+import FramelabRuns
 import FramelabScaleOut
 import Foundation
 
@@ -27,23 +28,19 @@ struct EvalSharding {
 
     /// Sets the fingerprint, detector configurations and shard attributes on the run, the
     /// whole dataset's image paths (frames keep their dataset-wide numbers), and the frame numbering.
-    func annotate(_ recorder: EvalRecorder, specs: [ElementSpec], registry: DetectorRegistry) throws {
+    func annotate(_ recorder: EvalRunWriter, specs: [ElementSpec], registry: DetectorRegistry) throws {
         var attributes = ShardAttributes.evaluation(fingerprint: DatasetFingerprint.compute(whole),
                                                     detectorConfigs: try DetectorConfiguration.resolved(specs, registry: registry),
                                                     datasetImages: whole.images.count)
         if let shard {
             attributes.merge(ShardAttributes.of(shard)) { $1 }
-            attributes["image_paths"] = .strings(whole.images.map { Self.absolute($0.path) })
+            attributes["image_paths"] = .strings(whole.images.map { EvalRunWriter.absolute($0.path) })
             recorder.frameIndices = positions
         }
-        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) { try recorder.writer.setAttribute(name, value) }
+        try recorder.setAttributes(attributes)
     }
 
     var summary: String? {
         shard.map { "framelab: shard \($0): \(positions.count) of \(whole.images.count) images (fnv1a64(name) mod \($0.count))" }
-    }
-
-    private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FramelabCore
 import FramelabDatasets
 import FramelabRecording
+import FramelabRuns
 import FramelabScaleOut
 import Foundation
 
@@ -67,14 +68,14 @@ struct MergeCommand: ParsableCommand {
         let summaries = merged.summaries
         let id = runID ?? RunIdentifier.make()
         do {
-            let recorder = try EvalRecorder(path: out, runID: id, attributes: Self.attributes(merged), labels: merged.labels,
+            let recorder = try EvalRunWriter(path: out, runID: id, attributes: Self.attributes(merged), labels: merged.labels,
                                             dataset: Self.dataset(merged))
             recorder.frameIndices = merged.frameIndices
             let detail = "merged shards \(merged.shards.map { "\($0.shard)" }.joined(separator: ", ")) from "
                 + merged.shards.map(\.path).joined(separator: ", ")
                 + (merged.missing.isEmpty ? "" : "; missing shards " + merged.missing.map { "\($0)/\(merged.shardCount)" }.joined(separator: ", "))
-            recorder.writer.append(EventRecord(frame: Int64(merged.frameIndices.last ?? 0), timeNs: Int64(MonotonicClock.now()),
-                                               kind: merged.missing.isEmpty ? "merge" : "merge-partial", detail: detail))
+            recorder.note(kind: merged.missing.isEmpty ? "merge" : "merge-partial", detail: detail,
+                          frame: merged.frameIndices.last ?? 0)
             try recorder.record(frames: merged.frames, wallSeconds: merged.wallSeconds, summaries: summaries)
             try recorder.finish(status: "completed")
         } catch {
@@ -96,7 +97,7 @@ struct MergeCommand: ParsableCommand {
     /// The shards' description of the evaluation, plus what the merge adds.
     static func attributes(_ m: MergedEvaluation) -> [String: AttributeValue] {
         let first = m.shards[0].run.attributes
-        var a = RunContext.attributes(commandLine: quotedCommandLine)
+        var a = commandContext
         for key in ["kind", "source", "dataset", "detectors", "threads", "match_iou", "image_paths",
                     ShardAttributes.fingerprint, ShardAttributes.detectorConfigs, ShardAttributes.datasetImages] {
             if let v = first[key] { a[key] = v }

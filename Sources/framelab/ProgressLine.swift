@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabRuns
 import Foundation
 
 /// Shows progress on standard error: a line redrawn in place on a terminal, a plain

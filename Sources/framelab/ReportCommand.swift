@@ -1,6 +1,6 @@
 import ArgumentParser
 import FramelabCore
-import FramelabRecording
+import FramelabRuns
 import Foundation
 
 /// `framelab report`: per-stage latency statistics and frame-budget shares of recorded runs.
@@ -26,13 +26,9 @@ struct ReportCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let runs: [RunStatistics]
+        let runs: [RunSummary]
         do {
-            let ids = try RecordingReader.runIDs(path: file)
-            if let runID, !ids.contains(runID) {
-                throw FramelabError(.badInput, "'\(file)' has no run '\(runID)' (runs: \(ids.joined(separator: ", ")))")
-            }
-            runs = try (runID.map { [$0] } ?? ids).map { RunStatistics(try RecordingReader.readRun(path: file, id: $0)) }
+            runs = try RunSummary.read(path: file, runID: runID)
         } catch {
             throw failure(error)
         }
@@ -42,29 +38,8 @@ struct ReportCommand: ParsableCommand {
             let data = try encoder.encode(["runs": runs])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(runs.map(Self.table).joined(separator: "\n\n"))
+            print(runs.map(RunSummaryText.report).joined(separator: "\n\n"))
         }
-    }
-
-    static func table(_ run: RunStatistics) -> String {
-        var lines = [
-            "run \(run.id)  source \(run.source)  policy \(run.policy)  status \(run.status)",
-            "  \(run.processed) processed, \(run.dropped) dropped, \(run.failed) failed",
-            String(format: "  latency (arrival to last stage done) p50 %.2f ms, p95 %.2f ms, max %.2f ms",
-                   run.latency_p50_ms, run.latency_p95_ms, run.latency_max_ms),
-        ]
-        let budgets = FrameBudget.rates.map { String(format: ">%.1fms", FrameBudget.milliseconds(fps: $0)) }
-        lines.append("  " + "stage".padding(toLength: 16, withPad: " ", startingAt: 0)
-                     + " frames   p50 ms   p95 ms   p99 ms   max ms  mean fps "
-                     + budgets.map { $0.leftPadded(9) }.joined())
-        for s in run.stages {
-            let shares = FrameBudget.rates.map { String(format: "%8.1f%%", 100 * (s.over_budget[String($0)] ?? 0)) }
-            lines.append("  " + s.name.padding(toLength: 16, withPad: " ", startingAt: 0)
-                         + String(format: " %6d %8.2f %8.2f %8.2f %8.2f %9.1f ", s.frames, s.p50_ms, s.p95_ms,
-                                  s.p99_ms, s.max_ms, s.mean_fps)
-                         + shares.joined())
-        }
-        return lines.joined(separator: "\n")
     }
 }
 

@@ -5,6 +5,7 @@ import FramelabEvaluation
 import FramelabFilters
 import FramelabPipeline
 import FramelabRecording
+import FramelabRuns
 import Foundation
 
 /// `framelab run`: frames from a source through filters, every stage timed, optionally
@@ -116,13 +117,13 @@ struct RunCommand: ParsableCommand {
         if let camera = source as? CameraSource { printToStandardError("framelab: camera \(camera.negotiation)") }
         let stageNames = stages.map(\.name)
 
-        let writer: RunWriter?
         let id = runID ?? RunIdentifier.make()
+        let recorder: RunRecorder?
         do {
-            writer = try out.map { path in
-                try RecordingFile(path: path).createRun(
-                    id: id, attributes: runAttributes(source: source, pipeline: pipeline).merging(pluginSetup.attributes) { $1 },
-                    stageNames: stageNames)
+            recorder = try out.map { path in
+                try RunRecorder(path: path, id: id,
+                                attributes: runAttributes(source: source, pipeline: pipeline).merging(pluginSetup.attributes) { $1 },
+                                stages: stages, source: source)
             }
         } catch {
             throw failure(error)
@@ -132,29 +133,18 @@ struct RunCommand: ParsableCommand {
         defer { interrupt.cancel() }
         var tally = RunTally(stageCount: stages.count)
         let progress = ProgressLine(total: frames ?? source.expectedFrameCount, enabled: !quiet)
-        let recorder = writer.map(RunEventRecorder.init)
         controls.attach(source as? CameraSource)
         let outputs = live.makeOutputs(source: source, stageNames: stageNames, controls: controls,
                                        stop: { pipeline.requestStop() })
-        let detectionLog: RunDetectionLog
-        do {
-            detectionLog = try RunDetectionLog(stages: stages, source: source, writer: writer)
-        } catch {
-            throw failure(error)
-        }
 
         var runError: Error?
         do {
             try pipeline.run { event in
                 recorder?.record(event)
-                detectionLog.record(event)
                 tally.add(event)
                 progress.update(tally)
                 outputs.handle(event)
-                for note in outputs.takeNotes() {
-                    recorder?.record(.sourceEvent(kind: note.kind, detail: note.detail, frame: note.frame,
-                                                  time: MonotonicClock.now()))
-                }
+                for note in outputs.takeNotes() { recorder?.note(kind: note.kind, detail: note.detail, frame: note.frame) }
             }
         } catch {
             runError = error
@@ -169,13 +159,17 @@ struct RunCommand: ParsableCommand {
             status = pipeline.wasStopped ? "interrupted" : "completed"
         }
         do {
-            try writer?.finish(status: status)
+            try recorder?.finish(status: status)
         } catch {
             if runError == nil { runError = error }
         }
 
-        print(tally.summary(stageNames: stageNames, policy: pipeline.policy))
-        for line in detectionLog.summary { print(line) }
+        let summary = tally.summary(id: id, source: self.source, policy: pipeline.policy.rawValue, status: status,
+                                    stageNames: stageNames)
+        print(RunSummaryText.afterRun(summary, failureReasons: tally.failureReasons))
+        for (i, stage) in stages.enumerated() where stage is DetectorStage {
+            print("\(stage.name): \(tally.facesFound[i] ?? 0) faces found")
+        }
         if let out {
             print("recorded run '\(id)' in \(out) (status: \(status))")
         }
@@ -183,7 +177,7 @@ struct RunCommand: ParsableCommand {
     }
 
     private func runAttributes(source: any FrameSource, pipeline: Pipeline) -> [String: AttributeValue] {
-        var attributes = RunContext.attributes(commandLine: quotedCommandLine)
+        var attributes = commandContext
         attributes.merge([
             "source": .string(self.source),
             "policy": .string(pipeline.policy.rawValue),
@@ -200,17 +194,6 @@ struct RunCommand: ParsableCommand {
         if let camera = source as? CameraSource { attributes["camera_negotiation"] = .string(camera.negotiation) }
         if let maxFPS = live.maxFPS { attributes["max_fps"] = .double(maxFPS) }
         return attributes
-    }
-}
-
-/// Run ids: UTC time to the second plus four random hex digits, e.g. 20261122T120501Z-3fa2.
-enum RunIdentifier {
-    static func make() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: Date()) + "-" + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
     }
 }
 

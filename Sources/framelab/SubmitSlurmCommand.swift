@@ -1,5 +1,6 @@
 import ArgumentParser
 import FramelabCore
+import FramelabRuns
 import Foundation
 
 /// `framelab submit slurm`: an sbatch array of eval shards plus a merge job that waits for them.

@@ -4,8 +4,11 @@ import FramelabEvaluation
 import FramelabRecording
 
 /// The detection tables of a run (docs/hdf5-schema.md, "Detection tables"): numeric
-/// columns, one row per record, NaN where a value is absent.
-struct DetectionTables {
+/// columns, one row per record, NaN where a value is absent. This file writes them and
+/// (`DetectionTables.Recorded`) reads them back; nothing else names their columns.
+public struct DetectionTables: Sendable {
+    public init() {}
+
     var detections = RunTable(name: "detections", columns: [
         "frame", "detector", "index", "x", "y", "width", "height", "score",
         "left_eye_x", "left_eye_y", "right_eye_x", "right_eye_y", "mouth_x", "mouth_y",
@@ -61,4 +64,7 @@ struct DetectionTables {
     }
 
     var all: [RunTable] { [detections, groundTruth, frameMatches, curves, metrics] }
+
+    /// The names of the tables, for readers that list what a run holds.
+    public static var tableNames: [String] { DetectionTables().all.map(\.name) }
 }

@@ -6,21 +6,22 @@ import FramelabRecording
 /// reader already knows: each measured case (filter, path, size, threads) is a "stage",
 /// each timed repetition a row of `stage_timings`; the summary goes into run attributes.
 /// See docs/hdf5-schema.md, "Benchmark runs".
-final class BenchRecorder {
-    let runID: String
+public final class BenchRunWriter {
+    public let runID: String
     private let file: RecordingFile
     private let attributes: [String: AttributeValue]
     private var writer: RunWriter?
 
     /// Opens (or creates) the file before any timing starts, so a bad path fails fast.
-    init(path: String, commandLine: String) throws {
+    /// `context`: the `RunContext` attributes.
+    public init(path: String, context: [String: AttributeValue]) throws {
         file = try RecordingFile(path: path)
         runID = "bench-" + RunIdentifier.make()
-        attributes = RunContext.attributes(commandLine: commandLine).merging(["kind": .string("bench filters")]) { $1 }
+        attributes = context.merging(["kind": .string("bench filters")]) { $1 }
     }
 
     /// Writes one stage per case, with its timed repetitions, and the summary attributes.
-    func record(_ report: BenchReport) throws {
+    public func record(_ report: BenchReport) throws {
         let names = report.results.map { "\($0.filter)|\($0.path)|\($0.size)|\($0.threads)" }
         var attributes = self.attributes
         attributes["memcpy_ms"] = .strings(report.memcpy.keys.sorted().map { "\($0)=\(report.memcpy[$0]!.minMs)" })
@@ -39,7 +40,7 @@ final class BenchRecorder {
         }
     }
 
-    func finish(status: String) throws {
+    public func finish(status: String) throws {
         try writer?.finish(status: status)
     }
 }

@@ -1,0 +1,93 @@
+import FramelabCore
+import FramelabRecording
+
+/// What a run's timings say: per-stage percentiles and frame-budget shares, end-to-end
+/// latency and queue wait. The same numbers live at the end of `framelab run` and from
+/// the file in `framelab report` (both come from a `RunTally`).
+public struct RunSummary: Encodable, Sendable {
+    public struct Stage: Encodable, Sendable {
+        public let name: String
+        public let frames: Int
+        public let p50_ms: Double
+        public let p95_ms: Double
+        public let p99_ms: Double
+        public let max_ms: Double
+        /// Frames per second the stage alone sustains: 1000 / mean ms.
+        public let mean_fps: Double
+        /// Share (0…1) of frames whose duration exceeds each budget, keyed by fps ("24", "30", "60").
+        public let over_budget: [String: Double]
+
+        init(_ name: String, _ s: SampleStatistics) {
+            self.name = name
+            frames = s.count
+            p50_ms = s.percentile(50)
+            p95_ms = s.percentile(95)
+            p99_ms = s.percentile(99)
+            max_ms = s.max
+            mean_fps = s.mean > 0 ? 1000 / s.mean : 0
+            var over: [String: Double] = [:]
+            for fps in FrameBudget.rates { over[String(fps)] = s.shareAbove(FrameBudget.milliseconds(fps: fps)) }
+            over_budget = over
+        }
+    }
+
+    public let id: String
+    public let source: String
+    public let policy: String
+    public let status: String
+    public let frames: Int
+    public let processed: Int
+    public let dropped: Int
+    public let failed: Int
+    /// Processed frames per second of wall time, first arrival to last finish.
+    public let fps: Double
+    public let stages: [Stage]
+    /// Arrival to the end of the last stage, per processed frame (queue wait + processing), ms.
+    public let latency_p50_ms: Double
+    public let latency_p95_ms: Double
+    public let latency_max_ms: Double
+    /// Arrival to the start of the first stage, per processed frame, ms.
+    public let queue_wait_p50_ms: Double
+    public let queue_wait_p95_ms: Double
+
+    /// The summary of a recorded run.
+    public init(_ run: RunData) {
+        var tally = RunTally(stageCount: run.stageNames.count)
+        var started: [Int64: Int64] = [:], finished: [Int64: Int64] = [:]
+        for t in run.timings {
+            tally.addTiming(stage: Int(t.stage), durationNs: UInt64(max(0, t.durationNs)))
+            started[t.frame] = min(started[t.frame] ?? .max, t.startNs)
+            finished[t.frame] = max(finished[t.frame] ?? 0, t.startNs &+ t.durationNs)
+        }
+        for f in run.frames {
+            func ns(_ v: Int64?) -> UInt64 { UInt64(max(0, v ?? 0)) }
+            tally.addFrame(dropped: f.dropped, failed: f.failed, arrival: ns(f.arrivalNs), started: ns(started[f.index]),
+                           finished: ns(finished[f.index]))
+        }
+        for f in run.failures { tally.addFailureReason(f.reason) }
+        func text(_ key: String) -> String {
+            if case .string(let s)? = run.attributes[key] { return s }
+            return ""
+        }
+        self = tally.summary(id: run.id, source: text("source"), policy: text("policy"), status: text("status"),
+                             stageNames: run.stageNames)
+    }
+
+    init(id: String, source: String, policy: String, status: String, frames: Int, processed: Int, dropped: Int,
+         failed: Int, fps: Double, stages: [Stage], latency_p50_ms: Double, latency_p95_ms: Double,
+         latency_max_ms: Double, queue_wait_p50_ms: Double, queue_wait_p95_ms: Double) {
+        self.id = id; self.source = source; self.policy = policy; self.status = status; self.frames = frames
+        self.processed = processed; self.dropped = dropped; self.failed = failed; self.fps = fps; self.stages = stages
+        self.latency_p50_ms = latency_p50_ms; self.latency_p95_ms = latency_p95_ms; self.latency_max_ms = latency_max_ms
+        self.queue_wait_p50_ms = queue_wait_p50_ms; self.queue_wait_p95_ms = queue_wait_p95_ms
+    }
+
+    /// Every run of a recording file (or the one named), summarised.
+    public static func read(path: String, runID: String? = nil) throws -> [RunSummary] {
+        let ids = try RecordingReader.runIDs(path: path)
+        if let runID, !ids.contains(runID) {
+            throw FramelabError(.badInput, "'\(path)' has no run '\(runID)' (runs: \(ids.joined(separator: ", ")))")
+        }
+        return try (runID.map { [$0] } ?? ids).map { RunSummary(try RecordingReader.readRun(path: path, id: $0)) }
+    }
+}
