@@ -86,31 +86,22 @@ void fl_h5_error_message(char *buffer, size_t capacity) {
 
 hid_t fl_h5p_default(void) { return H5P_DEFAULT; }
 hid_t fl_h5s_all(void) { return H5S_ALL; }
-hid_t fl_h5e_default(void) { return H5E_DEFAULT; }
 hsize_t fl_h5s_unlimited(void) { return H5S_UNLIMITED; }
 size_t fl_h5t_variable(void) { return H5T_VARIABLE; }
 
 unsigned fl_h5f_acc_rdonly(void) { return H5F_ACC_RDONLY; }
 unsigned fl_h5f_acc_rdwr(void) { return H5F_ACC_RDWR; }
 unsigned fl_h5f_acc_trunc(void) { return H5F_ACC_TRUNC; }
-unsigned fl_h5f_acc_excl(void) { return H5F_ACC_EXCL; }
 unsigned fl_h5f_acc_swmr_write(void) { return H5F_ACC_SWMR_WRITE; }
 unsigned fl_h5f_acc_swmr_read(void) { return H5F_ACC_SWMR_READ; }
 H5F_libver_t fl_h5f_libver_latest(void) { return H5F_LIBVER_LATEST; }
 
-hid_t fl_h5p_file_create(void) { return H5P_FILE_CREATE; }
 hid_t fl_h5p_file_access(void) { return H5P_FILE_ACCESS; }
 hid_t fl_h5p_group_create(void) { return H5P_GROUP_CREATE; }
 hid_t fl_h5p_dataset_create(void) { return H5P_DATASET_CREATE; }
-hid_t fl_h5p_dataset_xfer(void) { return H5P_DATASET_XFER; }
-hid_t fl_h5p_link_create(void) { return H5P_LINK_CREATE; }
 
-hid_t fl_h5t_native_int8(void) { return H5T_NATIVE_INT8; }
-hid_t fl_h5t_native_uint8(void) { return H5T_NATIVE_UINT8; }
-hid_t fl_h5t_native_int32(void) { return H5T_NATIVE_INT32; }
 hid_t fl_h5t_native_int64(void) { return H5T_NATIVE_INT64; }
 hid_t fl_h5t_native_double(void) { return H5T_NATIVE_DOUBLE; }
-hid_t fl_h5t_std_i8le(void) { return H5T_STD_I8LE; }
 hid_t fl_h5t_std_i32le(void) { return H5T_STD_I32LE; }
 hid_t fl_h5t_std_i64le(void) { return H5T_STD_I64LE; }
 hid_t fl_h5t_std_u8le(void) { return H5T_STD_U8LE; }

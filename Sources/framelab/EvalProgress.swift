@@ -2,10 +2,9 @@ import FramelabCore
 import Foundation
 
 /// `framelab eval`'s progress on standard error: images done out of the total, redrawn
-/// in place on a terminal, a plain line every few seconds otherwise. Called from worker
-/// threads, so it locks.
-final class EvalProgress: @unchecked Sendable {
-    private let lock = NSLock()
+/// in place on a terminal, a plain line every few seconds otherwise. Called on the thread
+/// that runs the evaluation (the engine delivers every frame there).
+final class EvalProgress {
     private let enabled: Bool
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let started = MonotonicClock.now()
@@ -16,7 +15,6 @@ final class EvalProgress: @unchecked Sendable {
 
     func update(done: Int, total: Int) {
         guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
         let now = MonotonicClock.now()
         let interval = isTerminal ? ProgressLine.terminalInterval : ProgressLine.logInterval
         guard now - lastDraw >= interval || (done == total && drew) else { return }
@@ -29,7 +27,6 @@ final class EvalProgress: @unchecked Sendable {
     }
 
     func finish() {
-        lock.lock(); defer { lock.unlock() }
         if enabled && drew && isTerminal { printToStandardError("") }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import FramelabCore
 import FramelabPipeline
 import Foundation
 
@@ -6,7 +7,7 @@ import Foundation
 /// SIGUSR2 asks for a snapshot. Handlers only set flags; the run's threads act on them.
 final class LiveControls: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
-    private let lock = NSLock()
+    private let lock = Lock()
     private var snapshotWanted = false
     private var camera: CameraSource?
 
@@ -18,15 +19,11 @@ final class LiveControls: @unchecked Sendable {
 
     /// The camera SIGUSR1 switches, once it is open.
     func attach(_ camera: CameraSource?) {
-        lock.lock()
-        self.camera = camera
-        lock.unlock()
+        lock.withLock { self.camera = camera }
     }
 
     private func switchCamera() {
-        lock.lock()
-        let camera = self.camera
-        lock.unlock()
+        let camera = lock.withLock { self.camera }
         guard let camera else {
             printToStandardError("framelab: SIGUSR1 ignored: the source is not a camera")
             return
@@ -44,16 +41,15 @@ final class LiveControls: @unchecked Sendable {
     }
 
     func requestSnapshot() {
-        lock.lock()
-        snapshotWanted = true
-        lock.unlock()
+        lock.withLock { snapshotWanted = true }
     }
 
     /// True once per request.
     func takeSnapshotRequest() -> Bool {
-        lock.lock()
-        defer { snapshotWanted = false; lock.unlock() }
-        return snapshotWanted
+        lock.withLock {
+            defer { snapshotWanted = false }
+            return snapshotWanted
+        }
     }
 
     func cancel() {

@@ -39,33 +39,24 @@ void fl_h5_error_message(char *buffer, size_t capacity);
 
 hid_t fl_h5p_default(void);
 hid_t fl_h5s_all(void);
-hid_t fl_h5e_default(void);
 hsize_t fl_h5s_unlimited(void);
 size_t fl_h5t_variable(void);
 
 unsigned fl_h5f_acc_rdonly(void);
 unsigned fl_h5f_acc_rdwr(void);
 unsigned fl_h5f_acc_trunc(void);
-unsigned fl_h5f_acc_excl(void);
 unsigned fl_h5f_acc_swmr_write(void);
 unsigned fl_h5f_acc_swmr_read(void);
 
 /// The newest file format this library writes (needed for SWMR).
 H5F_libver_t fl_h5f_libver_latest(void);
 
-hid_t fl_h5p_file_create(void);
 hid_t fl_h5p_file_access(void);
 hid_t fl_h5p_group_create(void);
 hid_t fl_h5p_dataset_create(void);
-hid_t fl_h5p_dataset_xfer(void);
-hid_t fl_h5p_link_create(void);
 
-hid_t fl_h5t_native_int8(void);
-hid_t fl_h5t_native_uint8(void);
-hid_t fl_h5t_native_int32(void);
 hid_t fl_h5t_native_int64(void);
 hid_t fl_h5t_native_double(void);
-hid_t fl_h5t_std_i8le(void);
 hid_t fl_h5t_std_i32le(void);
 hid_t fl_h5t_std_i64le(void);
 hid_t fl_h5t_std_u8le(void);
