@@ -103,6 +103,7 @@ let package = Package(
                     dependencies: ["FramelabCore", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
         .testTarget(name: "FramelabScaleOutTests",
                     dependencies: ["FramelabCore", "FramelabDatasets", "FramelabDetection", "FramelabFilters", "FramelabScaleOut",
+                                   "FramelabRuns",
                                    "FramelabTestSupport"]),
         .testTarget(name: "FramelabCLITests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabTestSupport"]),

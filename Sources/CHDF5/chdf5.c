@@ -105,6 +105,7 @@ hid_t fl_h5t_native_double(void) { return H5T_NATIVE_DOUBLE; }
 hid_t fl_h5t_std_i32le(void) { return H5T_STD_I32LE; }
 hid_t fl_h5t_std_i64le(void) { return H5T_STD_I64LE; }
 hid_t fl_h5t_std_u8le(void) { return H5T_STD_U8LE; }
+hid_t fl_h5t_std_i8le(void) { return H5T_STD_I8LE; }
 hid_t fl_h5t_ieee_f64le(void) { return H5T_IEEE_F64LE; }
 hid_t fl_h5t_c_s1(void) { return H5T_C_S1; }
 

@@ -53,26 +53,48 @@ public struct FilterRegistry: Sendable {
     /// several workers calls them once for every worker's own instances.
     public func chainFactories(_ specs: [ElementSpec], path: FilterPath, threads: Int = 1) throws
         -> [@Sendable () throws -> any FrameFilter] {
-        var factories: [@Sendable () throws -> any FrameFilter] = []
-        var pending = Recipe()
-        func flush() {
-            if !pending.steps.isEmpty {
-                let recipe = pending
-                factories.append { RecipeFilter(recipe, threads: threads) }
+        try chainStages(specs, path: path).map { members -> @Sendable () throws -> any FrameFilter in
+            if members.count == 1, case .element(let d, let spec) = members[0] {
+                return { try d.instantiate(spec, path: path, threads: threads) }
             }
-            pending = Recipe()
+            var recipe = Recipe()
+            for case .fused(let name, let operation) in members { recipe = recipe.appending(name, operation) }
+            let fused = recipe
+            return { RecipeFilter(fused, threads: threads) }
         }
+    }
+
+    /// The stage each spec of a chain runs in: on the recipe path, neighbouring specs with
+    /// a recipe operation fuse into one stage.
+    public func stageIndices(_ specs: [ElementSpec], path: FilterPath) throws -> [Int] {
+        var indices: [Int] = []
+        for (stage, members) in try chainStages(specs, path: path).enumerated() {
+            indices += Array(repeating: stage, count: members.count)
+        }
+        return indices
+    }
+
+    private enum ChainMember {
+        case element(FilterDescriptor, ElementSpec)
+        case fused(String, PixelOperation)
+    }
+
+    /// The chain grouped into stages, specs in order.
+    private func chainStages(_ specs: [ElementSpec], path: FilterPath) throws -> [[ChainMember]] {
+        var stages: [[ChainMember]] = []
+        var pending: [ChainMember] = []
         for spec in specs {
             let d = try descriptor(for: spec)
             if path == .recipe, let operation = try d.makeOperation(spec) {
-                pending = pending.appending(spec.name, operation)
+                pending.append(.fused(spec.name, operation))
             } else {
-                flush()
-                factories.append { try d.instantiate(spec, path: path, threads: threads) }
+                if !pending.isEmpty { stages.append(pending) }
+                pending = []
+                stages.append([.element(d, spec)])
             }
         }
-        flush()
-        return factories
+        if !pending.isEmpty { stages.append(pending) }
+        return stages
     }
 
     /// A recipe from built-in specs (an error names a spec that is not a built-in).

@@ -8,6 +8,11 @@ import CHDF5
 /// Reads and writes `AttributeValue`s on an HDF5 object (file root or group).
 enum H5Attributes {
     /// Writes (or replaces) attribute `name` on the object `location`.
+    /// Writes every attribute of `attributes`, in name order.
+    static func write(_ attributes: [String: AttributeValue], on location: hid_t) throws(HDF5Error) {
+        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) { try write(value, named: name, on: location) }
+    }
+
     static func write(_ value: AttributeValue, named name: String, on location: hid_t) throws(HDF5Error) {
         try HDF5.locked { () throws(HDF5Error) in
             let what = "cannot write attribute '\(name)'"

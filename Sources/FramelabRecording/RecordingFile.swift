@@ -64,16 +64,23 @@ public final class RecordingFile: @unchecked Sendable {
     // MARK: - Runs
 
     /// Creates `/runs/<id>` with the given attributes, `status` = "running", `run_index`,
-    /// `created_utc`, `stage_names`, and the four empty record datasets, then starts a
-    /// writer that flushes it every `RunWriter.flushInterval` seconds.
+    /// `created_utc`, `stage_names`, the four empty record tables and the empty `tables`,
+    /// all in one change of the file's layout, then starts a writer that flushes it every
+    /// `RunWriter.flushInterval` seconds.
     ///
     /// `id` must be unique in the file, non-empty, and contain no "/" (nor be "." or "..").
     /// Attribute names `run_index`, `created_utc`, `status`, `stage_names` and
-    /// `finished_utc` are reserved.
-    public func createRun(id: String, attributes: [String: AttributeValue], stageNames: [String]) throws -> RunWriter {
+    /// `finished_utc` are reserved; so are the record tables' names.
+    public func createRun(id: String, attributes: [String: AttributeValue], stageNames: [String],
+                          tables: [TableLayout] = []) throws -> RunWriter {
         try Self.validateRunID(id)
         for name in attributes.keys { try Self.validateAttributeName(name) }
-        let slot = RunSlot(id: id, stageNames: stageNames)
+        let all = Schema.recordTables + tables
+        let names = all.map(\.name)
+        if let repeated = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
+            throw FramelabError(.badInput, "run '\(id)': table '\(repeated)' is given twice")
+        }
+        let slot = RunSlot(id: id, stageNames: stageNames, tables: all)
         try HDF5.locked { () throws(FramelabError) in
             try restructure { (file) throws(FramelabError) in
                 let runs = try hdf5("cannot open the runs group") { () throws(HDF5Error) in
@@ -90,7 +97,7 @@ public final class RecordingFile: @unchecked Sendable {
                 try hdf5("cannot create run '\(id)'") { () throws(HDF5Error) in
                     let index = try RunLayout.nextRunIndex(runs.id)
                     try RunLayout.create(in: file, runs: runs.id, id: id, runIndex: index, attributes: attributes,
-                                         stageNames: stageNames)
+                                         stageNames: stageNames, tables: all)
                 }
                 slots.append(slot)
             }
@@ -147,26 +154,33 @@ public final class RecordingFile: @unchecked Sendable {
         }
     }
 
-    func setAttribute(_ slot: RunSlot, _ name: String, _ value: AttributeValue) throws(FramelabError) {
-        try Self.validateAttributeName(name)
+    /// Sets (or replaces) `attributes` in one change of the file's layout, in name order.
+    func setAttributes(_ slot: RunSlot, _ attributes: [String: AttributeValue]) throws(FramelabError) {
+        guard !attributes.isEmpty else { return }
+        for name in attributes.keys { try Self.validateAttributeName(name) }
         try HDF5.locked { () throws(FramelabError) in
             try ensureUsable(for: slot)
             try restructure { (file) throws(FramelabError) in
-                try hdf5("cannot set attribute '\(name)' of run '\(slot.id)'") { () throws(HDF5Error) in
+                try hdf5("cannot set the attributes of run '\(slot.id)'") { () throws(HDF5Error) in
                     try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
-                        try H5Attributes.write(value, named: name, on: group)
+                        try H5Attributes.write(attributes, on: group)
                     }
                 }
             }
         }
     }
 
-    func finish(_ slot: RunSlot, status: String) throws(FramelabError) {
+    /// Writes the waiting rows, then `attributes`, `status` and `finished_utc` in one change of the layout.
+    func finish(_ slot: RunSlot, status: String, attributes: [String: AttributeValue]) throws(FramelabError) {
+        for name in attributes.keys { try Self.validateAttributeName(name) }
         try HDF5.locked { () throws(FramelabError) in
             try ensureUsable(for: slot)
             slot.stopAccepting()
             try restructure { (file) throws(FramelabError) in
                 try hdf5("cannot finish run '\(slot.id)'") { () throws(HDF5Error) in
+                    try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
+                        try H5Attributes.write(attributes, on: group)
+                    }
                     try RunLayout.setStatus(in: file, runID: slot.id, status)
                     try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
                         try H5Attributes.write(.string(HostInfo.utcNowISO8601()), named: Schema.RunAttribute.finishedUTC,
@@ -277,8 +291,9 @@ public final class RecordingFile: @unchecked Sendable {
             throw HDF5Error(what: what, reason: "it has no '\(Schema.versionAttribute)' attribute; it is left untouched")
         }
         guard value == .int(Schema.version) else {
+            let hint = value == .int(1) ? " (a version-1 file is read but not written to: record into a new file)" : ""
             throw HDF5Error(what: "unsupported recording layout",
-                            reason: "\(Schema.versionAttribute) is \(value), this Framelab writes \(Schema.version)")
+                            reason: "\(Schema.versionAttribute) is \(value), this Framelab writes \(Schema.version)" + hint)
         }
         guard try HDF5.check(H5Lexists(file, Schema.runsGroup, fl_h5p_default()), "cannot look for /runs") > 0 else {
             throw HDF5Error(what: what, reason: "it has no '/\(Schema.runsGroup)' group")

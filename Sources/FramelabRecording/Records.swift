@@ -31,13 +31,20 @@ public struct FrameRecord: Sendable, Equatable {
     public var dropped: Bool
     /// Processing the frame failed (see `failures`).
     public var failed: Bool
+    /// Arrival to the start of its first stage, in nanoseconds; -1 if not processed (or not known).
+    public var queueWaitNs: Int64
+    /// Arrival to the end of its last stage, in nanoseconds; -1 if not processed (or not known).
+    public var latencyNs: Int64
 
-    public init(index: Int64, ptsNs: Int64, arrivalNs: Int64, dropped: Bool, failed: Bool) {
+    public init(index: Int64, ptsNs: Int64, arrivalNs: Int64, dropped: Bool, failed: Bool, queueWaitNs: Int64 = -1,
+                latencyNs: Int64 = -1) {
         self.index = index
         self.ptsNs = ptsNs
         self.arrivalNs = arrivalNs
         self.dropped = dropped
         self.failed = failed
+        self.queueWaitNs = queueWaitNs
+        self.latencyNs = latencyNs
     }
 }
 
@@ -45,7 +52,7 @@ public struct FrameRecord: Sendable, Equatable {
 public struct StageTimingRecord: Sendable, Equatable {
     /// The frame index (as in `FrameRecord.index`).
     public var frame: Int64
-    /// The stage's position in the run's `stage_names`.
+    /// The stage's position in the run's `stage_names` (stored by name: docs/hdf5-schema.md).
     public var stage: Int32
     /// When the stage started, on the monotonic clock, in nanoseconds.
     public var startNs: Int64

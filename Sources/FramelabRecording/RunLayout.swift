@@ -66,7 +66,8 @@ enum RunLayout {
     /// flushed, then linked into `/runs` (one in-place header update). On failure
     /// nothing of the run is left behind.
     static func create(in file: hid_t, runs: hid_t, id: String, runIndex: Int64,
-                       attributes: [String: AttributeValue], stageNames: [String]) throws(HDF5Error) {
+                       attributes: [String: AttributeValue], stageNames: [String],
+                       tables: [TableLayout]) throws(HDF5Error) {
         try HDF5.locked { () throws(HDF5Error) in
             let what = "cannot create the run's group"
             // Attributes stay in the group's object header (never the multi-block "dense"
@@ -81,30 +82,18 @@ enum RunLayout {
             let group = try H5Handle.make(.group, what) {
                 H5Gcreate_anon(runs, gcpl.id, fl_h5p_default())
             }
-            for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
-                try H5Attributes.write(value, named: name, on: group.id)
-            }
+            try H5Attributes.write(attributes, on: group.id)
             try H5Attributes.write(.int(runIndex), named: Schema.RunAttribute.runIndex, on: group.id)
             try H5Attributes.write(.string(HostInfo.utcNowISO8601()), named: Schema.RunAttribute.createdUTC,
                                    on: group.id)
             try H5Attributes.write(.string(Schema.Status.running), named: Schema.RunAttribute.status, on: group.id)
             try H5Attributes.write(.strings(stageNames), named: Schema.RunAttribute.stageNames, on: group.id)
-            try createDataset(FrameRecord.self, in: group.id)
-            try createDataset(StageTimingRecord.self, in: group.id)
-            try createDataset(FailureRecord.self, in: group.id)
-            try createDataset(EventRecord.self, in: group.id)
+            for table in tables { try GrowableTable.create(in: group.id, table, stageNames: stageNames) }
             try HDF5.check(H5Fflush(file, H5F_SCOPE_LOCAL), "cannot write the run's group")
             try HDF5.check(H5Olink(group.id, runs, id, fl_h5p_default(), fl_h5p_default()),
                            "cannot link the run's group into /\(Schema.runsGroup)")
             try HDF5.check(group.close(), "cannot close the run's group")
         }
-    }
-
-    private static func createDataset<R: StoredRecord>(_ type: R.Type, in group: hid_t) throws(HDF5Error) {
-        let fileType = try R.fileType()
-        let dataset = try AppendableDataset.create(in: group, name: R.table.rawValue, fileType: fileType.id,
-                                                   chunkRecords: R.table.chunkRecords)
-        try HDF5.check(dataset.handle.close(), "cannot close dataset '\(R.table.rawValue)'")
     }
 
     /// Runs `body` with `/runs/<runID>` open.

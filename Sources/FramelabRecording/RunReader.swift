@@ -17,9 +17,12 @@ public struct RunData: Sendable {
     public var timings: [StageTimingRecord]
     public var failures: [FailureRecord]
     public var events: [EventRecord]
+    /// The file's `framelab_schema_version` (1 or 2).
+    public var schemaVersion: Int
 
     public init(id: String, attributes: [String: AttributeValue], stageNames: [String], frames: [FrameRecord],
-                timings: [StageTimingRecord], failures: [FailureRecord], events: [EventRecord]) {
+                timings: [StageTimingRecord], failures: [FailureRecord], events: [EventRecord], schemaVersion: Int = 2) {
+        self.schemaVersion = schemaVersion
         self.id = id
         self.attributes = attributes
         self.stageNames = stageNames
@@ -60,6 +63,7 @@ public enum RecordingReader {
 
     /// Everything recorded for run `id`. Errors name the path; a missing run is `.badInput`.
     public static func readRun(path: String, id: String) throws -> RunData {
+        let version = try schemaVersion(path: path)
         let (run, available) = try withFile(path) { (file) throws(HDF5Error) -> (RunData?, [String]) in
             let names = try RunLayout.runNames(in: file)
             guard names.contains(id) else { return (nil, names) }
@@ -71,7 +75,7 @@ public enum RecordingReader {
                                frames: try read(FrameRecord.self, in: group),
                                timings: try read(StageTimingRecord.self, in: group),
                                failures: try read(FailureRecord.self, in: group),
-                               events: try read(EventRecord.self, in: group))
+                               events: try read(EventRecord.self, in: group), schemaVersion: version)
             }
             return (run, names)
         }
@@ -82,9 +86,38 @@ public enum RecordingReader {
         return run
     }
 
-    private static func read<R: StoredRecord>(_ type: R.Type, in group: hid_t) throws(HDF5Error) -> [R] {
-        let dataset = try AppendableDataset.open(in: group, name: R.table.rawValue)
-        return try R.readAll(from: dataset)
+    private static func read<R: TableRow>(_ type: R.Type, in group: hid_t) throws(HDF5Error) -> [R] {
+        let table = try GrowableTable.open(in: group, name: R.layout.name)
+        defer { table.close() }
+        return try table.readAll(R.self)
+    }
+
+    /// The file's `framelab_schema_version`.
+    public static func schemaVersion(path: String) throws -> Int {
+        try withFile(path) { (file) throws(HDF5Error) -> Int in
+            guard case .int(let v)? = try H5Attributes.read(named: Schema.versionAttribute, on: file) else { return 0 }
+            return Int(v)
+        }
+    }
+
+    /// Every row of the run's table `R.layout.name`, or nil when the run has no such table.
+    /// Errors name the path; a missing run is `.badInput`.
+    public static func readRows<R: TableRow>(_ type: R.Type, path: String, runID: String) throws -> [R]? {
+        try withRunGroup(path: path, runID: runID) { (group) throws(HDF5Error) -> [R]? in
+            guard try GrowableTable.exists(in: group, name: R.layout.name) else { return nil }
+            return try read(R.self, in: group)
+        }
+    }
+
+    /// Runs `body` with the run's group open.
+    static func withRunGroup<T>(path: String, runID: String, _ body: (hid_t) throws(HDF5Error) -> T) throws -> T {
+        let ids = try runIDs(path: path)
+        guard ids.contains(runID) else {
+            throw FramelabError(.badInput, "no run '\(runID)' in HDF5 file '\(path)' (runs: \(ids.joined(separator: ", ")))")
+        }
+        return try withFile(path) { (file) throws(HDF5Error) -> T in
+            try RunLayout.withRunGroup(in: file, runID: runID, body)
+        }
     }
 
     /// Opens `path` read-only, runs `body`, closes it; errors become `FramelabError`s.
@@ -117,9 +150,10 @@ public enum RecordingReader {
                 guard case .int(let version)? = try H5Attributes.read(named: Schema.versionAttribute, on: file.id) else {
                     throw HDF5Error(what: "not a Framelab recording", reason: "it has no '\(Schema.versionAttribute)' attribute")
                 }
-                guard version == Schema.version else {
+                guard Schema.readableVersions.contains(version) else {
+                    let known = Schema.readableVersions.sorted().map(String.init).joined(separator: " and ")
                     throw HDF5Error(what: "unsupported recording layout",
-                                    reason: "\(Schema.versionAttribute) is \(version), this Framelab reads \(Schema.version)")
+                                    reason: "\(Schema.versionAttribute) is \(version), this Framelab reads \(known)")
                 }
                 return try body(file.id)
             } catch {

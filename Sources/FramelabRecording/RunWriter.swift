@@ -48,18 +48,24 @@ public final class RunWriter: @unchecked Sendable {
 
     // MARK: Records (cheap, any thread)
 
-    public func append(_ r: FrameRecord) { slot.append(r) }
-    public func append(_ r: StageTimingRecord) { slot.append(r) }
-    public func append(_ r: FailureRecord) { slot.append(r) }
-    public func append(_ r: EventRecord) { slot.append(r) }
+    /// Queues one row for its table (a record table, or one the run was created with).
+    public func append<R: TableRow>(_ row: R) { slot.append([row]) }
+    /// Queues rows for their table.
+    public func append<R: TableRow>(_ rows: [R]) { slot.append(rows) }
 
     // MARK: File operations
 
     /// Sets (or replaces) an attribute of the run group. Names of the recording layer's
     /// own attributes (`status`, `stage_names`, `run_index`, `created_utc`,
-    /// `finished_utc`) are refused.
+    /// `finished_utc`) are refused. Each call briefly reopens the file: set several at once
+    /// with `setAttributes`, or give them to `finish`.
     public func setAttribute(_ name: String, _ value: AttributeValue) throws {
-        try file.setAttribute(slot, name, value)
+        try file.setAttributes(slot, [name: value])
+    }
+
+    /// Sets (or replaces) several attributes in one change of the file.
+    public func setAttributes(_ attributes: [String: AttributeValue]) throws {
+        try file.setAttributes(slot, attributes)
     }
 
     /// Writes the queued records and flushes the file to disk now.
@@ -67,14 +73,14 @@ public final class RunWriter: @unchecked Sendable {
         try file.flush(slot)
     }
 
-    /// Writes the queued records, sets `status` and `finished_utc`, flushes, and stops
-    /// the background flusher. Records appended afterwards are dropped. Calling it again
-    /// after it succeeded does nothing.
-    public func finish(status: String) throws {
+    /// Writes the queued records, sets `attributes` (those known only at the end), `status`
+    /// and `finished_utc`, flushes, and stops the background flusher. Records appended
+    /// afterwards are dropped. Calling it again after it succeeded does nothing.
+    public func finish(status: String, attributes: [String: AttributeValue] = [:]) throws {
         try stateLock.withLock { () throws(FramelabError) in
             guard !finished else { return }
             flusher.stop()
-            try file.finish(slot, status: status)
+            try file.finish(slot, status: status, attributes: attributes)
             finished = true
         }
     }
@@ -82,7 +88,7 @@ public final class RunWriter: @unchecked Sendable {
     deinit {
         flusher.stop()
         let done = stateLock.withLock { finished }
-        if !done { try? file.finish(slot, status: Schema.Status.interrupted) }
+        if !done { try? file.finish(slot, status: Schema.Status.interrupted, attributes: [:]) }
     }
 }
 

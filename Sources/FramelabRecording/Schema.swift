@@ -2,7 +2,10 @@
 enum Schema {
     /// Root attribute naming the layout version; bump it on incompatible changes.
     static let versionAttribute = "framelab_schema_version"
-    static let version: Int64 = 1
+    /// The version this Framelab writes.
+    static let version: Int64 = 2
+    /// The versions it reads (version 1: see "Version 1 files" in the schema).
+    static let readableVersions: Set<Int64> = [1, 2]
 
     /// The group holding one group per run.
     static let runsGroup = "runs"
@@ -15,23 +18,7 @@ enum Schema {
     /// set at creation and those set later (status, finished_utc, mid-run settings).
     static let runHeaderBytes = 8192
 
-    enum Dataset: String, CaseIterable {
-        case frames, timings, failures, events
-
-        /// Records per chunk: big enough that the chunk index stays small over long
-        /// runs, small enough that a flush rewrites little. Chunks are never
-        /// compressed, so a partly filled chunk is rewritten in place, never moved.
-        var chunkRecords: Int {
-            switch self {
-            case .frames: return 1024       // 26 bytes a record
-            case .timings: return 4096      // 28 bytes a record, one per stage and frame
-            case .failures: return 64      // 1036 bytes a record
-            case .events: return 64        // 1104 bytes a record
-            }
-        }
-    }
-
-    /// Bytes of the fixed-size UTF-8 string members of records. Records hold their text
+    /// Bytes of the fixed-size UTF-8 string members of records. Rows hold their text
     /// in the row itself rather than as variable-length strings, whose characters HDF5
     /// keeps in a separate "global heap" that SWMR does not write in step with the rows:
     /// a crash could leave rows pointing at text that never reached the file. Longer text

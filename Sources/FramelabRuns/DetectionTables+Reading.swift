@@ -1,83 +1,83 @@
 import FramelabCore
 import FramelabDatasets
 import FramelabDetection
-import FramelabEvaluation
 import FramelabRecording
 
 extension DetectionTables {
-    /// One recorded detection with the match the recording made of it.
-    public struct RecordedDetection: Sendable {
-        public let frame: Int
-        public let detector: Int
-        /// Its place among the detector's detections on the frame.
-        public let index: Int
-        public let detection: FaceDetection
-        /// The recorded `outcome`, `face` and `iou` columns.
-        public let outcome: Double
-        public let face: Double
-        public let iou: Double
-
-        /// Whether a recomputed match says what was recorded.
-        public func agrees(with match: MatchOutcome) -> Bool {
-            switch match {
-            case .truePositive(let f, let overlap): return outcome == 1 && face == Double(f) && iou == overlap
-            case .falsePositive: return outcome == 0
-            case .ignored: return outcome == 2
-            }
-        }
-    }
-
-    /// One annotated face as a run recorded it.
-    public struct RecordedFace: Sendable {
-        public let frame: Int
-        public let face: Int
-        public let truth: GroundTruthFace
-    }
-
-    /// A run's per-frame detection tables, read back typed (`detections`, `ground_truth`,
-    /// `frame_matches`); a missing table or column is an error naming the file and run.
+    /// A run's per-frame detection tables read back typed (`detections`, `ground_truth`,
+    /// `frame_matches`) and its dataset images, from a version-2 file or a version-1 one;
+    /// a missing table or column is an error naming the file and run.
     public struct Recorded: Sendable {
-        public let detections: [RecordedDetection]
-        public let groundTruth: [RecordedFace]
-        /// `duration_ms` of each (frame, detector) pair.
-        public let durationMs: [FrameDetector: Double]
+        public let detections: [DetectionRow]
+        public let groundTruth: [GroundTruthRow]
+        /// `duration_ns` of each (frame, detector) pair.
+        public let durationNs: [FrameDetector: Int64]
+        /// The absolute path of each frame's image (frames keep dataset-wide numbers).
+        public let imagePaths: [Int: String]
 
         public static func read(path: String, runID: String) throws -> Recorded {
-            func table(_ name: String) throws -> Columns {
-                guard let t = try RecordingReader.readTable(path: path, runID: runID, name: name) else {
-                    throw FramelabError(.corrupt, "'\(path)' run '\(runID)': no '\(name)' table")
+            let run = try RecordingReader.readRun(path: path, id: runID)
+            return run.schemaVersion == 1 ? try readSchema1(path: path, run: run) : try readSchema2(path: path, run: run)
+        }
+
+        private static func readSchema2(path: String, run: RunData) throws -> Recorded {
+            func rows<R: TableRow>(_ type: R.Type) throws -> [R] {
+                guard let rows = try RecordingReader.readRows(R.self, path: path, runID: run.id) else {
+                    throw FramelabError(.corrupt, "'\(path)' run '\(run.id)': no '\(R.layout.name)' table")
                 }
-                return try Columns(t, path)
+                return rows
             }
-            let names = DetectionTables()
-            let det = try table(names.detections.name), gt = try table(names.groundTruth.name)
-            let fm = try table(names.frameMatches.name)
-            let detections = try det.rows.map { row -> RecordedDetection in
+            var durations: [FrameDetector: Int64] = [:]
+            for m in try rows(FrameMatchRow.self) {
+                durations[FrameDetector(frame: Int(m.frame), detector: Int(m.detector))] = m.durationNs
+            }
+            let root = DatasetPaths.root(of: run)
+            var paths: [Int: String] = [:]
+            for image in try rows(ImageRow.self) { paths[Int(image.frame)] = DatasetPaths.absolute(image.path, root: root) }
+            return Recorded(detections: try rows(DetectionRow.self), groundTruth: try rows(GroundTruthRow.self),
+                            durationNs: durations, imagePaths: paths)
+        }
+
+        /// Version 1: two-dimensional float tables named by their `columns`, paths in `image_paths`.
+        private static func readSchema1(path: String, run: RunData) throws -> Recorded {
+            func table(_ name: String) throws -> Schema1Columns {
+                guard let t = try RecordingReader.readSchema1Table(path: path, runID: run.id, name: name) else {
+                    throw FramelabError(.corrupt, "'\(path)' run '\(run.id)': no '\(name)' table")
+                }
+                return Schema1Columns(t, path)
+            }
+            let det = try table("detections"), gt = try table("ground_truth"), fm = try table("frame_matches")
+            let detections = try det.rows.map { row -> DetectionRow in
+                func v(_ name: String) throws -> Double { try det.value(row, name) }
                 func point(_ x: String, _ y: String) throws -> ImagePoint? {
-                    let px = try det.value(row, x), py = try det.value(row, y)
+                    let px = try v(x), py = try v(y)
                     return px.isNaN || py.isNaN ? nil : ImagePoint(x: px, y: py)
                 }
-                let d = FaceDetection(box: BoundingBox(x: try det.value(row, "x"), y: try det.value(row, "y"),
-                                                       width: try det.value(row, "width"), height: try det.value(row, "height")),
-                                      score: try det.value(row, "score"), leftEye: try point("left_eye_x", "left_eye_y"),
+                let d = FaceDetection(box: BoundingBox(x: try v("x"), y: try v("y"), width: try v("width"), height: try v("height")),
+                                      score: try v("score"), leftEye: try point("left_eye_x", "left_eye_y"),
                                       rightEye: try point("right_eye_x", "right_eye_y"), mouth: try point("mouth_x", "mouth_y"))
-                return RecordedDetection(frame: try det.int(row, "frame"), detector: try det.int(row, "detector"),
-                                         index: try det.int(row, "index"), detection: d, outcome: try det.value(row, "outcome"),
-                                         face: try det.value(row, "face"), iou: try det.value(row, "iou"))
+                let outcome = DetectionOutcome(rawValue: Int8(try det.int(row, "outcome"))) ?? .unmatched
+                return DetectionRow(frame: Int64(try det.int(row, "frame")), detector: Int32(try det.int(row, "detector")),
+                                    index: Int32(try det.int(row, "index")), detection: d, outcome: outcome,
+                                    face: Int32(try det.int(row, "face")), iou: try v("iou"))
             }
             let faces = try gt.rows.map { row in
-                RecordedFace(frame: try gt.int(row, "frame"), face: try gt.int(row, "face"),
-                             truth: GroundTruthFace(box: FaceBox(x: try gt.value(row, "x"), y: try gt.value(row, "y"),
-                                                                 width: try gt.value(row, "width"),
-                                                                 height: try gt.value(row, "height")),
-                                                    ignore: try gt.value(row, "ignore") != 0))
+                GroundTruthRow(frame: Int64(try gt.int(row, "frame")), face: Int32(try gt.int(row, "face")),
+                               truth: GroundTruthFace(box: FaceBox(x: try gt.value(row, "x"), y: try gt.value(row, "y"),
+                                                                   width: try gt.value(row, "width"),
+                                                                   height: try gt.value(row, "height")),
+                                                      ignore: try gt.value(row, "ignore") != 0))
             }
-            var durations: [FrameDetector: Double] = [:]
+            var durations: [FrameDetector: Int64] = [:]
             for row in fm.rows {
                 durations[FrameDetector(frame: try fm.int(row, "frame"), detector: try fm.int(row, "detector"))] =
-                    try fm.value(row, "duration_ms")
+                    Int64((try fm.value(row, "duration_ms") * 1e6).rounded())
             }
-            return Recorded(detections: detections, groundTruth: faces, durationMs: durations)
+            var paths: [Int: String] = [:]
+            if case .strings(let list)? = run.attributes["image_paths"] {
+                for (i, p) in list.enumerated() { paths[i] = p }
+            }
+            return Recorded(detections: detections, groundTruth: faces, durationNs: durations, imagePaths: paths)
         }
     }
 
@@ -92,15 +92,15 @@ extension DetectionTables {
     }
 }
 
-/// Column lookup by name in a recorded table; a missing column or a non-finite integer is
-/// an error naming the file.
-private struct Columns {
+/// Column lookup by name in a version-1 table; a missing column or a non-finite integer
+/// is an error naming the file.
+private struct Schema1Columns {
     private let index: [String: Int]
     private let table: String
     private let path: String
     let rows: [[Double]]
 
-    init(_ table: RunTable, _ path: String) throws {
+    init(_ table: Schema1Table, _ path: String) {
         index = Dictionary(table.columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         self.table = table.name
         self.path = path
@@ -116,9 +116,9 @@ private struct Columns {
 
     func int(_ row: [Double], _ name: String) throws -> Int {
         let v = try value(row, name)
-        guard let i = Int(exactly: v.rounded(.towardZero)), v.isFinite else {
+        guard v.isFinite, let i = Int32(exactly: v.rounded(.towardZero)) else {
             throw FramelabError(.corrupt, "'\(path)': table '\(table)' column '\(name)' holds \(v)")
         }
-        return i
+        return Int(i)
     }
 }

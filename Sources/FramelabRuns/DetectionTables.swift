@@ -3,68 +3,82 @@ import FramelabDetection
 import FramelabEvaluation
 import FramelabRecording
 
-/// The detection tables of a run (docs/hdf5-schema.md, "Detection tables"): numeric
-/// columns, one row per record, NaN where a value is absent. This file writes them and
-/// (`DetectionTables.Recorded`) reads them back; nothing else names their columns.
+/// The detection tables of a run (docs/hdf5-schema.md, "Detection tables"), as rows
+/// gathered from results: detections with their matches, ground truth, per-frame counts,
+/// curves and metrics. This file builds the rows; `DetectionRows.swift` lays them out;
+/// `DetectionTables+Reading.swift` reads them back, from version-2 and version-1 files.
 public struct DetectionTables: Sendable {
+    public var detections: [DetectionRow] = []
+    public var groundTruth: [GroundTruthRow] = []
+    public var frameMatches: [FrameMatchRow] = []
+    public var curves: [CurvePointRow] = []
+    public var metrics: [DetectorMetricsRow] = []
+
     public init() {}
 
-    var detections = RunTable(name: "detections", columns: [
-        "frame", "detector", "index", "x", "y", "width", "height", "score",
-        "left_eye_x", "left_eye_y", "right_eye_x", "right_eye_y", "mouth_x", "mouth_y",
-        "outcome", "face", "iou"])
-    var groundTruth = RunTable(name: "ground_truth", columns: ["frame", "face", "x", "y", "width", "height", "ignore"])
-    var frameMatches = RunTable(name: "frame_matches", columns: [
-        "frame", "detector", "faces", "true_positives", "false_positives", "misses", "duration_ms", "failed"])
-    var curves = RunTable(name: "curves", columns: ["detector", "curve", "threshold", "x", "y"])
-    var metrics = RunTable(name: "detector_metrics", columns: [
-        "detector", "ap", "precision", "recall", "f1", "p50_ms", "p95_ms", "images", "faces", "failed",
-        "true_positives", "false_positives"])
+    /// The tables a run with detectors has: per-frame ones always; ground truth and
+    /// frame matches when its frames are annotated; curves and metrics for an evaluation.
+    public static func layouts(annotated: Bool, evaluation: Bool) -> [TableLayout] {
+        [DetectionRow.layout] + (annotated ? [GroundTruthRow.layout, FrameMatchRow.layout, ImageRow.layout] : [])
+            + (evaluation ? [CurvePointRow.layout, DetectorMetricsRow.layout] : [])
+    }
 
-    /// `outcome`: 1 true positive, 0 false positive, 2 ignored (on an ignore face), -1 not matched (no ground truth).
+    /// A detector's detections on a frame, with the outcome of each when the frame has ground truth.
     mutating func add(frame: Int, detector: Int, _ found: [FaceDetection], outcomes: [MatchOutcome]?) {
-        let nan = Double.nan
         for (i, d) in found.enumerated() {
-            var outcome = -1.0, face = -1.0, iou = nan
+            var outcome = DetectionOutcome.unmatched, face: Int32 = -1, iou = Double.nan
             switch outcomes?[i] {
-            case .truePositive(let f, let overlap)?: outcome = 1; face = Double(f); iou = overlap
-            case .falsePositive?: outcome = 0
-            case .ignored?: outcome = 2
+            case .truePositive(let f, let overlap)?: outcome = .truePositive; face = Int32(f); iou = overlap
+            case .falsePositive?: outcome = .falsePositive
+            case .ignored?: outcome = .ignored
             case nil: break
             }
-            detections.rows.append([Double(frame), Double(detector), Double(i), d.box.x, d.box.y, d.box.width, d.box.height,
-                                    d.score, d.leftEye?.x ?? nan, d.leftEye?.y ?? nan, d.rightEye?.x ?? nan,
-                                    d.rightEye?.y ?? nan, d.mouth?.x ?? nan, d.mouth?.y ?? nan, outcome, face, iou])
+            detections.append(DetectionRow(frame: Int64(frame), detector: Int32(detector), index: Int32(i), detection: d,
+                                           outcome: outcome, face: face, iou: iou))
         }
     }
 
     mutating func add(frame: Int, faces: [GroundTruthFace]) {
         for (f, face) in faces.enumerated() {
-            groundTruth.rows.append([Double(frame), Double(f), face.box.x, face.box.y, face.box.width, face.box.height,
-                                     face.ignore ? 1 : 0])
+            groundTruth.append(GroundTruthRow(frame: Int64(frame), face: Int32(f), truth: face))
         }
     }
 
     mutating func add(_ r: FrameResult, detector: Int) {
         let m = r.match
-        frameMatches.rows.append([Double(r.index), Double(detector), Double(m.faces), Double(m.truePositives),
-                                  Double(m.falsePositives), Double(m.misses), r.milliseconds, r.failure == nil ? 0 : 1])
+        frameMatches.append(FrameMatchRow(frame: Int64(r.index), detector: Int32(detector), faces: Int32(m.faces),
+                                          truePositives: Int32(m.truePositives), falsePositives: Int32(m.falsePositives),
+                                          misses: Int32(m.misses), durationNs: Int64(r.durationNs), failed: r.failure != nil))
     }
 
-    /// `curve`: 0 precision-recall (x recall, y precision), 1 FDDB discrete ROC, 2 FDDB
-    /// continuous ROC (x false positives, y true positive rate).
     mutating func add(_ s: DetectorSummary, detector: Int) {
-        let k = Double(detector)
-        for p in s.accuracy.curve { curves.rows.append([k, 0, p.threshold, p.recall, p.precision]) }
-        for p in s.roc.discrete { curves.rows.append([k, 1, p.threshold, Double(p.falsePositives), p.truePositiveRate]) }
-        for p in s.roc.continuous { curves.rows.append([k, 2, p.threshold, Double(p.falsePositives), p.truePositiveRate]) }
-        metrics.rows.append([k, s.accuracy.averagePrecision, s.accuracy.precision, s.accuracy.recall, s.accuracy.f1,
-                             s.p50, s.p95, Double(s.images), Double(s.faces), Double(s.failed),
-                             Double(s.accuracy.truePositives), Double(s.accuracy.falsePositives)])
+        let k = Int32(detector)
+        for p in s.accuracy.curve {
+            curves.append(CurvePointRow(detector: k, curve: .precisionRecall, threshold: p.threshold, x: p.recall, y: p.precision))
+        }
+        for p in s.roc.discrete {
+            curves.append(CurvePointRow(detector: k, curve: .rocDiscrete, threshold: p.threshold,
+                                        x: Double(p.falsePositives), y: p.truePositiveRate))
+        }
+        for p in s.roc.continuous {
+            curves.append(CurvePointRow(detector: k, curve: .rocContinuous, threshold: p.threshold,
+                                        x: Double(p.falsePositives), y: p.truePositiveRate))
+        }
+        func ns(_ ms: Double) -> Int64 { ms.isFinite ? Int64((ms * 1e6).rounded()) : -1 }
+        metrics.append(DetectorMetricsRow(detector: k, ap: s.accuracy.averagePrecision, precision: s.accuracy.precision,
+                                          recall: s.accuracy.recall, f1: s.accuracy.f1, p50Ns: ns(s.p50), p95Ns: ns(s.p95),
+                                          images: Int64(s.images), faces: Int64(s.faces), failed: Int64(s.failed),
+                                          truePositives: Int64(s.accuracy.truePositives),
+                                          falsePositives: Int64(s.accuracy.falsePositives)))
     }
 
-    var all: [RunTable] { [detections, groundTruth, frameMatches, curves, metrics] }
-
-    /// The names of the tables, for readers that list what a run holds.
-    public static var tableNames: [String] { DetectionTables().all.map(\.name) }
+    /// Queues every row for the run's background flush and empties the tables.
+    mutating func flush(to writer: RunWriter) {
+        writer.append(detections)
+        writer.append(groundTruth)
+        writer.append(frameMatches)
+        writer.append(curves)
+        writer.append(metrics)
+        self = DetectionTables()
+    }
 }

@@ -7,48 +7,52 @@ import Foundation
 
 /// Writes one `framelab eval` (or a merge of shard runs) into an HDF5 run: one stage per
 /// detector and one frame per dataset image (timings and failures exactly as
-/// `framelab run` records them), then the detection tables (every detection with its
-/// match, the ground truth, per-frame counts, curves and metrics) under the same run group.
+/// `framelab run` records them), the elements, the dataset's images, and the detection
+/// tables (every detection with its match, the ground truth, per-frame counts, curves and
+/// metrics). The run and all its tables are created at once, before the first image.
 public final class EvalRunWriter {
     public let path: String
     public let runID: String
     private let writer: RunWriter
     private let dataset: FaceDataset
-    private var tables = DetectionTables()
-
-    /// The dataset-wide index of each image of `dataset`, when it is a slice (a shard, or
-    /// the shards a merge found): frames are numbered by it, so they keep their place in
-    /// the whole dataset (`image_paths[frame]`). nil: images are numbered from 0.
-    public var frameIndices: [Int]?
+    /// The dataset-wide index of each image of `dataset` (a shard, or the shards a merge
+    /// found): frames are numbered by it, so they keep their place in the whole dataset.
+    private let frameIndices: [Int]
 
     /// The attributes of an eval run: `context` (`RunContext`) plus what describes the
-    /// evaluation: dataset, detectors, workers, matching threshold, image paths.
-    public static func attributes(context: [String: AttributeValue], dataset: String, loaded: FaceDataset,
+    /// evaluation: dataset, detectors, workers, matching threshold.
+    public static func attributes(context: [String: AttributeValue], dataset: String,
                                   labels: [String], workers: Int) -> [String: AttributeValue] {
         context.merging([
             "kind": .string("eval"),
             "source": .string("dataset:" + dataset),
             "dataset": .string(dataset),
             "detectors": .strings(labels),
-            "threads": .int(Int64(workers)),
+            "workers": .int(Int64(workers)),
             "match_iou": .double(FaceMatching.defaultThreshold),
-            // Frame i is image_paths[i]: notebooks draw boxes on the images from it.
-            "image_paths": .strings(loaded.images.map { absolute($0.path) }),
         ]) { $1 }
     }
 
-    /// Creates the run: one stage per detector label.
+    /// Creates the run: one stage per detector label. `images`: every image of the whole
+    /// dataset (a shard's frames keep dataset-wide numbers), recorded in `images` relative
+    /// to `dataset_root`; `frameIndices`: the position in `images` of each image of
+    /// `dataset` (nil: the same images, numbered from 0).
     public init(path: String, runID: String, attributes: [String: AttributeValue], labels: [String],
-                dataset: FaceDataset) throws {
+                dataset: FaceDataset, images: [String]? = nil, frameIndices: [Int]? = nil,
+                elements: [ElementRow]) throws {
         self.path = path
         self.runID = runID
         self.dataset = dataset
-        writer = try RecordingFile(path: path).createRun(id: runID, attributes: attributes, stageNames: labels)
-    }
-
-    /// Sets (or replaces) run attributes, in name order.
-    public func setAttributes(_ attributes: [String: AttributeValue]) throws {
-        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) { try writer.setAttribute(name, value) }
+        self.frameIndices = frameIndices ?? Array(dataset.images.indices)
+        let all = images ?? dataset.images.map(\.path)
+        let (root, imageRows) = DatasetPaths.rows(all, frames: Array(all.indices))
+        var attributes = attributes
+        attributes[DatasetPaths.rootAttribute] = .string(root)
+        writer = try RecordingFile(path: path).createRun(
+            id: runID, attributes: attributes, stageNames: labels,
+            tables: [ElementRow.layout] + DetectionTables.layouts(annotated: true, evaluation: true))
+        writer.append(elements)
+        writer.append(imageRows)
     }
 
     /// A run event (a merge says which shards it merged).
@@ -56,28 +60,28 @@ public final class EvalRunWriter {
         writer.append(EventRecord(frame: Int64(frame), timeNs: Int64(MonotonicClock.now()), kind: kind, detail: detail))
     }
 
-    /// The absolute form of a dataset path, as `image_paths` records it.
-    public static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
-
-    public func record(_ result: DatasetEvaluator.Evaluation, summaries: [DetectorSummary]) throws {
-        try record(frames: result.frames, wallSeconds: result.wallSeconds, summaries: summaries)
+    public func record(_ result: DatasetEvaluator.Evaluation, summaries: [DetectorSummary]) {
+        record(frames: result.frames, summaries: summaries)
     }
 
     /// `frames`: per detector, per image of `dataset`.
-    public func record(frames results: [[FrameResult]], wallSeconds: Double, summaries: [DetectorSummary]) throws {
+    public func record(frames results: [[FrameResult]], summaries: [DetectorSummary]) {
+        var tables = DetectionTables()
         for (position, image) in dataset.images.enumerated() {
-            let i = frameIndices?[position] ?? position
+            let i = frameIndices[position]
             // Numbered by their place in the whole dataset (frame_matches takes it from `index`).
             let frames = results.map { detector -> FrameResult in
                 var r = detector[position]
                 r.index = i
                 return r
             }
+            // The image "arrives" when its first detector starts; its latency runs to the end of the last.
+            let ran = frames.filter { $0.failure == nil }
             let arrival = frames.map(\.startNs).min() ?? 0
+            let done = ran.map { $0.startNs &+ $0.durationNs }.max()
             writer.append(FrameRecord(index: Int64(i), ptsNs: 0, arrivalNs: Int64(arrival), dropped: false,
-                                      failed: frames.contains { $0.failure != nil }))
+                                      failed: frames.contains { $0.failure != nil }, queueWaitNs: done == nil ? -1 : 0,
+                                      latencyNs: done.map { Int64(clamping: $0 &- arrival) } ?? -1))
             tables.add(frame: i, faces: image.faces)
             for (k, frame) in frames.enumerated() {
                 tables.add(frame, detector: k)
@@ -91,12 +95,13 @@ public final class EvalRunWriter {
             }
         }
         for (k, s) in summaries.enumerated() { tables.add(s, detector: k) }
-        try writer.setAttribute("wall_seconds", .double(wallSeconds))
+        tables.flush(to: writer)
     }
 
-    /// Adds the detection tables to the run's group, then ends the run.
-    public func finish(status: String) throws {
-        for table in tables.all { try writer.addTable(table) }
-        try writer.finish(status: status)
+    /// Writes what is queued and ends the run; `wallSeconds`: the evaluation's wall time.
+    public func finish(status: String, wallSeconds: Double? = nil) throws {
+        var attributes: [String: AttributeValue] = [:]
+        if let wallSeconds, wallSeconds.isFinite { attributes["wall_ns"] = .int(Int64((wallSeconds * 1e9).rounded())) }
+        try writer.finish(status: status, attributes: attributes)
     }
 }

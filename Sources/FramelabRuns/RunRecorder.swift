@@ -23,23 +23,35 @@ public final class RunRecorder {
     private var durations: [Int: UInt64] = [:]
 
     /// Creates the run (its file too, if missing) with `attributes`, one stage per element
-    /// of `stages`, and the detection tables the stages call for.
+    /// of `stages`, its `elements` rows, and the detection tables the stages call for (with
+    /// the dataset's images on a dataset source), all at once before the first frame.
     public init(path: String, id: String, attributes: [String: AttributeValue], stages: [any PipelineStage],
-                source: any FrameSource) throws {
+                source: any FrameSource, elements: [ElementRow]) throws {
         self.id = id
-        writer = try RecordingFile(path: path).createRun(id: id, attributes: attributes, stageNames: stages.map(\.name))
         detectorStages = Set(stages.indices.filter { stages[$0] is DetectorStage })
-        hasGroundTruth = source is DatasetSource
-        if !detectorStages.isEmpty {
-            for table in runTables(DetectionTables()) { try writer.addGrowingTable(name: table.name, columns: table.columns) }
+        let dataset = (source as? DatasetSource)?.dataset
+        hasGroundTruth = dataset != nil
+        var attributes = attributes
+        var images: [ImageRow] = []
+        if let dataset {
+            let (root, rows) = DatasetPaths.rows(dataset.images.map(\.path), frames: Array(dataset.images.indices))
+            attributes[DatasetPaths.rootAttribute] = .string(root)
+            images = rows
         }
+        let tables = detectorStages.isEmpty ? [] : DetectionTables.layouts(annotated: hasGroundTruth, evaluation: false)
+        writer = try RecordingFile(path: path).createRun(id: id, attributes: attributes, stageNames: stages.map(\.name),
+                                                         tables: [ElementRow.layout] + tables)
+        writer.append(elements)
+        if !tables.isEmpty { writer.append(images) }
     }
 
     public func record(_ event: PipelineEvent) {
         switch event {
         case .frame(let f):
             writer.append(FrameRecord(index: Int64(f.index), ptsNs: f.pts, arrivalNs: Int64(f.arrival),
-                                      dropped: f.dropped, failed: f.failed))
+                                      dropped: f.dropped, failed: f.failed,
+                                      queueWaitNs: f.queueWait.map { Int64(clamping: $0) } ?? -1,
+                                      latencyNs: f.latency.map { Int64(clamping: $0) } ?? -1))
             if !f.dropped && !detectorStages.isEmpty { recordDetections(f) }
             durations = [:]
         case .timing(let frame, let stage, let start, let duration):
@@ -60,8 +72,10 @@ public final class RunRecorder {
         writer.append(EventRecord(frame: Int64(frame), timeNs: Int64(time), kind: kind, detail: detail))
     }
 
-    /// Writes what is queued and ends the run with `status`.
-    public func finish(status: String) throws { try writer.finish(status: status) }
+    /// Writes what is queued and ends the run with `status` and the `attributes` known only at the end.
+    public func finish(status: String, attributes: [String: AttributeValue] = [:]) throws {
+        try writer.finish(status: status, attributes: attributes)
+    }
 
     /// A processed frame's detections, matched to its ground truth when it has one.
     private func recordDetections(_ outcome: FrameOutcome) {
@@ -79,11 +93,6 @@ public final class RunRecorder {
                                    match: match, startNs: 0, durationNs: durations[found.stage] ?? 0),
                        detector: found.stage)
         }
-        for table in runTables(tables) where !table.rows.isEmpty { writer.append(rows: table.rows, to: table.name) }
-    }
-
-    /// The tables of the run: detections always; ground truth and frame matches on datasets.
-    private func runTables(_ t: DetectionTables) -> [RunTable] {
-        hasGroundTruth ? [t.detections, t.groundTruth, t.frameMatches] : [t.detections]
+        tables.flush(to: writer)
     }
 }

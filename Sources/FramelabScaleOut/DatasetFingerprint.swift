@@ -1,4 +1,5 @@
 import Foundation
+import FramelabCore
 import FramelabDatasets
 
 /// A SHA-256 over what an evaluation of a dataset depends on, so shards computed on

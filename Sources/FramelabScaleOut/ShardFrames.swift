@@ -17,10 +17,10 @@ enum ShardFrames {
         let detectors = run.labels.count
         let paths = run.imagePaths
         var faces: [Int: [(Int, GroundTruthFace)]] = [:]
-        for f in run.tables.groundTruth { faces[f.frame, default: []].append((f.face, f.truth)) }
-        var found: [Key: [DetectionTables.RecordedDetection]] = [:]
-        for d in run.tables.detections { found[Key(d.frame, d.detector), default: []].append(d) }
-        let durationMs = run.tables.durationMs
+        for f in run.tables.groundTruth { faces[Int(f.frame), default: []].append((Int(f.face), f.truth)) }
+        var found: [Key: [DetectionRow]] = [:]
+        for d in run.tables.detections { found[Key(Int(d.frame), Int(d.detector)), default: []].append(d) }
+        let durationNs = run.tables.durationNs
         var timings: [Key: StageTimingRecord] = [:]
         for t in run.run.timings { timings[Key(Int(t.frame), Int(t.stage))] = t }
         var failures: [Key: String] = [:]
@@ -29,13 +29,13 @@ enum ShardFrames {
         return try run.run.frames.map { record -> Item in
             let i = Int(record.index)
             let truth = (faces[i] ?? []).sorted { $0.0 < $1.0 }.map(\.1)
-            let path = i < paths.count ? paths[i] : ""
+            let path = paths[i] ?? ""
             let results = try (0..<detectors).map { k -> FrameResult in
                 let key = Key(i, k)
                 if let reason = failures[key] {
-                    let ms = durationMs[.init(frame: i, detector: k)] ?? 0
+                    let ns = durationNs[.init(frame: i, detector: k)] ?? 0
                     return FrameResult(index: i, name: path, failure: reason, detections: [], match: FaceMatching.match([], []),
-                                       startNs: UInt64(max(0, record.arrivalNs)), durationNs: UInt64(max(0, (ms * 1e6).rounded())))
+                                       startNs: UInt64(max(0, record.arrivalNs)), durationNs: UInt64(max(0, ns)))
                 }
                 guard let timing = timings[key] else {
                     throw FramelabError(.corrupt, "'\(run.path)': frame \(i) has no timing and no failure for detector \(k)")

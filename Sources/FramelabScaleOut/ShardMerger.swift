@@ -22,6 +22,8 @@ public struct MergedEvaluation: Sendable {
     public let frames: [[FrameResult]]
     /// The slowest shard's wall time: the merged evaluation's wall time when shards ran at once.
     public let wallSeconds: Double
+    /// Every image of the whole dataset (absolute paths, by dataset-wide index), as the shards recorded them.
+    public let datasetPaths: [String]
 
     public var summaries: [DetectorSummary] {
         labels.indices.map { DetectorSummary(name: labels[$0], frames: frames[$0]) }
@@ -91,12 +93,18 @@ public enum ShardMerger {
         }
         merged.sort { $0.index < $1.index }
         let wall = shards.map { run -> Double in
-            if case .double(let s)? = run.run.attributes["wall_seconds"] { return s }
-            return 0
+            switch (run.run.attributes["wall_ns"], run.run.attributes["wall_seconds"]) {
+            case (.int(let ns)?, _): return Double(ns) / 1e9
+            case (_, .double(let s)?): return s  // a version-1 shard
+            default: return 0
+            }
         }.max() ?? 0
+        let paths = first.imagePaths
+        let datasetPaths = (0..<first.datasetImages).map { paths[$0] ?? "" }
         return MergedEvaluation(
             shardCount: count, shards: shards, missing: missing, labels: first.labels,
             frameIndices: merged.map(\.index), images: merged.map(\.image),
-            frames: first.labels.indices.map { k in merged.map { $0.frames[k] } }, wallSeconds: wall)
+            frames: first.labels.indices.map { k in merged.map { $0.frames[k] } }, wallSeconds: wall,
+            datasetPaths: datasetPaths)
     }
 }

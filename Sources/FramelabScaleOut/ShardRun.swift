@@ -74,9 +74,6 @@ public struct ShardRun: Sendable {
         FramelabError(.corrupt, "'\(path)' run '\(run.id)': attribute '\(name)' is missing or has the wrong type")
     }
 
-    /// Image paths of the whole dataset, as the shard recorded them (frame i is image i).
-    public var imagePaths: [String] {
-        if case .strings(let p)? = run.attributes["image_paths"] { return p }
-        return []
-    }
+    /// Absolute image paths of the whole dataset, as the shard recorded them, by frame.
+    public var imagePaths: [Int: String] { tables.imagePaths }
 }

@@ -83,6 +83,7 @@ struct EvalCommand: ParsableCommand {
         let evaluator: DatasetEvaluator
         var data: FaceDataset
         var pluginAttributes: [String: AttributeValue] = [:]
+        var pluginFiles: RunElements.PluginFiles = [:]
         var registry = DetectorRegistry.builtIns
         do {
             data = try FaceDataset.load(dataset)
@@ -102,6 +103,7 @@ struct EvalCommand: ParsableCommand {
             evaluator = try DatasetEvaluator(dataset: data, detectors: specs, registry: registry,
                                              threads: threads)
             pluginAttributes = pluginSetup.attributes
+            pluginFiles = pluginSetup.pluginFiles
         } catch {
             throw failure(error)
         }
@@ -109,13 +111,18 @@ struct EvalCommand: ParsableCommand {
         let recorder: EvalRunWriter?
         do {
             let labels = evaluator.specs.indices.map { evaluator.label($0) }
-            let attributes = EvalRunWriter.attributes(context: commandContext, dataset: dataset, loaded: data, labels: labels,
-                                                      workers: threads).merging(pluginAttributes) { $1 }
-            recorder = try out.map { try EvalRunWriter(path: $0, runID: id, attributes: attributes, labels: labels, dataset: data) }
+            let attributes = EvalRunWriter.attributes(context: commandContext, dataset: dataset, labels: labels, workers: threads)
+                .merging(pluginAttributes) { $1 }
+                .merging(try sharding.attributes(specs: evaluator.specs, registry: registry)) { $1 }
+            let elements = try RunElements.detectorRows(evaluator.specs, registry: registry, firstStage: 0,
+                                                        plugins: pluginFiles)
+            recorder = try out.map {
+                try EvalRunWriter(path: $0, runID: id, attributes: attributes, labels: labels, dataset: data,
+                                  images: sharding.wholePaths, frameIndices: sharding.positions, elements: elements)
+            }
         } catch {
             throw failure(error)
         }
-        do { try recorder.map { try sharding.annotate($0, specs: evaluator.specs, registry: registry) } } catch { throw failure(error) }
         if let summary = sharding.summary, !quiet { printToStandardError(summary) }
 
         let progress = EvalProgress(enabled: !quiet)
@@ -130,8 +137,8 @@ struct EvalCommand: ParsableCommand {
         progress.finish()
         let rows = result.frames.indices.map { DetectorSummary(name: evaluator.label($0), frames: result.frames[$0]) }
         do {
-            try recorder?.record(result, summaries: rows)
-            try recorder?.finish(status: "completed")
+            recorder?.record(result, summaries: rows)
+            try recorder?.finish(status: "completed", wallSeconds: result.wallSeconds)
         } catch {
             throw failure(error)
         }

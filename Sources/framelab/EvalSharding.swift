@@ -26,19 +26,17 @@ struct EvalSharding {
         return EvalSharding(shard: shard, whole: whole, positions: positions)
     }
 
-    /// Sets the fingerprint, detector configurations and shard attributes on the run, the
-    /// whole dataset's image paths (frames keep their dataset-wide numbers), and the frame numbering.
-    func annotate(_ recorder: EvalRunWriter, specs: [ElementSpec], registry: DetectorRegistry) throws {
+    /// The fingerprint, detector configurations and shard attributes of the run.
+    func attributes(specs: [ElementSpec], registry: DetectorRegistry) throws -> [String: AttributeValue] {
         var attributes = ShardAttributes.evaluation(fingerprint: DatasetFingerprint.compute(whole),
                                                     detectorConfigs: try DetectorConfiguration.resolved(specs, registry: registry),
                                                     datasetImages: whole.images.count)
-        if let shard {
-            attributes.merge(ShardAttributes.of(shard)) { $1 }
-            attributes["image_paths"] = .strings(whole.images.map { EvalRunWriter.absolute($0.path) })
-            recorder.frameIndices = positions
-        }
-        try recorder.setAttributes(attributes)
+        if let shard { attributes.merge(ShardAttributes.of(shard)) { $1 } }
+        return attributes
     }
+
+    /// Every image of the whole dataset: a shard's frames keep their dataset-wide numbers.
+    var wholePaths: [String] { whole.images.map(\.path) }
 
     var summary: String? {
         shard.map { "framelab: shard \($0): \(positions.count) of \(whole.images.count) images (fnv1a64(name) mod \($0.count))" }

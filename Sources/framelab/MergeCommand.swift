@@ -69,15 +69,15 @@ struct MergeCommand: ParsableCommand {
         let id = runID ?? RunIdentifier.make()
         do {
             let recorder = try EvalRunWriter(path: out, runID: id, attributes: Self.attributes(merged), labels: merged.labels,
-                                            dataset: Self.dataset(merged))
-            recorder.frameIndices = merged.frameIndices
+                                             dataset: Self.dataset(merged), images: merged.datasetPaths,
+                                             frameIndices: merged.frameIndices, elements: try Self.elements(merged))
             let detail = "merged shards \(merged.shards.map { "\($0.shard)" }.joined(separator: ", ")) from "
                 + merged.shards.map(\.path).joined(separator: ", ")
                 + (merged.missing.isEmpty ? "" : "; missing shards " + merged.missing.map { "\($0)/\(merged.shardCount)" }.joined(separator: ", "))
             recorder.note(kind: merged.missing.isEmpty ? "merge" : "merge-partial", detail: detail,
                           frame: merged.frameIndices.last ?? 0)
-            try recorder.record(frames: merged.frames, wallSeconds: merged.wallSeconds, summaries: summaries)
-            try recorder.finish(status: "completed")
+            recorder.record(frames: merged.frames, summaries: summaries)
+            try recorder.finish(status: "completed", wallSeconds: merged.wallSeconds)
         } catch {
             throw failure(error)
         }
@@ -98,7 +98,7 @@ struct MergeCommand: ParsableCommand {
     static func attributes(_ m: MergedEvaluation) -> [String: AttributeValue] {
         let first = m.shards[0].run.attributes
         var a = commandContext
-        for key in ["kind", "source", "dataset", "detectors", "threads", "match_iou", "image_paths",
+        for key in ["kind", "source", "dataset", "detectors", "workers", "match_iou",
                     ShardAttributes.fingerprint, ShardAttributes.detectorConfigs, ShardAttributes.datasetImages] {
             if let v = first[key] { a[key] = v }
         }
@@ -122,7 +122,14 @@ struct MergeCommand: ParsableCommand {
     }
 
     static func threads(_ m: MergedEvaluation) -> Int {
-        if case .int(let t)? = m.shards[0].run.attributes["threads"] { return Int(t) }
+        let a = m.shards[0].run.attributes
+        if case .int(let t)? = a["workers"] ?? a["threads"] { return Int(t) }  // "threads" in version-1 shards
         return 1
+    }
+
+    /// The shards' `elements` rows (each shard ran the same detectors: the merge checked their configurations).
+    static func elements(_ m: MergedEvaluation) throws -> [ElementRow] {
+        let first = m.shards[0]
+        return try RecordingReader.readRows(ElementRow.self, path: first.path, runID: first.run.id) ?? []
     }
 }

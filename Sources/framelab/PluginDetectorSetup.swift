@@ -21,17 +21,14 @@ struct PluginDetectorSetup {
         self.registry = registry
     }
 
-    /// The run attributes that say which plugins a run used (docs/plugins.md, section 8).
+    /// The run attributes that say how a run used plugins (docs/plugins.md, section 8);
+    /// each plugin element's file, version and checksum are rows of the run's `elements`.
     static func attributes(used: [PluginElement], isolation: IsolationFlags) -> [String: AttributeValue] {
         guard !used.isEmpty else { return [:] }
         var attributes: [String: AttributeValue] = [:]
-        attributes["plugin_elements"] = .strings(used.map(\.info.name))
-        attributes["plugin_paths"] = .strings(used.map(\.info.path))
-        attributes["plugin_versions"] = .strings(used.map(\.info.version))
-        attributes["plugin_abi_versions"] = .strings(used.map(\.info.abiVersion))
         attributes["plugin_host_abi_version"] = .string(PluginABI.versionText)
         attributes["plugin_isolated"] = .int(isolation.isolate ? 1 : 0)
-        if isolation.isolate { attributes["plugin_timeout_ms"] = .int(Int64(isolation.timeoutMilliseconds)) }
+        if isolation.isolate { attributes["plugin_timeout_ns"] = .int(Int64(isolation.timeoutMilliseconds) * 1_000_000) }
         return attributes
     }
 }

@@ -5,6 +5,7 @@ import FramelabFilters
 import FramelabPluginHost
 import FramelabPipeline
 import FramelabRecording
+import FramelabRuns
 
 /// Options shared by every command that uses plugins: where to find them and, for
 /// `run`, how to isolate them.
@@ -52,6 +53,8 @@ struct PluginRunSetup {
     let registry: FilterRegistry
     let detectorRegistry: DetectorRegistry
     let attributes: [String: AttributeValue]
+    /// Each plugin element used: its library and version, by element name (the run's `elements` rows).
+    let pluginFiles: RunElements.PluginFiles
 
     /// Every `--filter` naming a plugin element is checked here — no clash, a filter not a
     /// detector, parameter values in range (errors name the file) — and test-run once;
@@ -76,5 +79,7 @@ struct PluginRunSetup {
         self.registry = registry
         detectorRegistry = detectorSetup.registry
         attributes = PluginDetectorSetup.attributes(used: used, isolation: isolation)
+        pluginFiles = Dictionary(used.map { ($0.info.name, (path: $0.info.path, version: $0.info.version)) },
+                                 uniquingKeysWith: { a, _ in a })
     }
 }

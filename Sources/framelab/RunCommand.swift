@@ -98,6 +98,7 @@ struct RunCommand: ParsableCommand {
         let stages: [any PipelineStage]
         let source: any FrameSource
         let pluginSetup: PluginRunSetup
+        let elements: [ElementRow]
         do {
             pluginSetup = try PluginRunSetup(filters: filters, detectors: detectors, plugins: plugins, isolation: isolation)
             let registry = pluginSetup.registry  // built-ins and plugins, one naming scheme
@@ -107,6 +108,12 @@ struct RunCommand: ParsableCommand {
             }
             stages = filterStages + (try DetectorStage.make(detectors, firstPosition: filterStages.count,
                                                             registry: pluginSetup.detectorRegistry))
+            elements = try RunElements.filterRows(specs, registry: registry,
+                                                  stages: try registry.stageIndices(specs, path: FilterPath(parsing: path)),
+                                                  plugins: pluginSetup.pluginFiles)
+                + RunElements.detectorRows(try detectors.map { try ElementSpec(parsing: $0) },
+                                           registry: pluginSetup.detectorRegistry, firstStage: filterStages.count,
+                                           plugins: pluginSetup.pluginFiles)
             source = try SourceFactory.open(self.source)
         } catch {
             throw failure(error)
@@ -123,7 +130,7 @@ struct RunCommand: ParsableCommand {
             recorder = try out.map { path in
                 try RunRecorder(path: path, id: id,
                                 attributes: runAttributes(source: source, pipeline: pipeline).merging(pluginSetup.attributes) { $1 },
-                                stages: stages, source: source)
+                                stages: stages, source: source, elements: elements)
             }
         } catch {
             throw failure(error)
@@ -179,6 +186,7 @@ struct RunCommand: ParsableCommand {
     private func runAttributes(source: any FrameSource, pipeline: Pipeline) -> [String: AttributeValue] {
         var attributes = commandContext
         attributes.merge([
+            "kind": .string("run"),
             "source": .string(self.source),
             "policy": .string(pipeline.policy.rawValue),
             "filters": .strings(filters),

@@ -50,15 +50,15 @@ import Testing
             r = f["runs"][ids[0]]
             a = r.attrs
             def s(v): return v.decode() if isinstance(v, bytes) else str(v)
-            names = [s(x) for x in a["stage_names"]]
-            t = r["timings"][:]
-            print(len(ids), s(a["kind"]), s(a["status"]))
-            print("invert|simd|64x48|1" in names, "chain4|recipe|64x48|2" in names)
-            print(len(t) >= 3 * len(names), bool((t["duration_ns"] > 0).all()), '"memcpy_ms"' in s(a["bench_json"]))
+            t = r["bench_results"][:]
+            cases = {(s(x["filter"]), s(x["path"]), int(x["width"]), int(x["height"]), int(x["threads"])) for x in t}
+            print(len(ids), s(a["kind"]), s(a["status"]), len(r["timings"]), s(t["isa"][0]) in ("avx2", "portable"))
+            print(("invert", "simd", 64, 48, 1) in cases, ("chain4", "recipe", 64, 48, 2) in cases, ("memcpy", "memcpy", 64, 48, 1) in cases)
+            print(len(t) >= 3 * len(cases), bool((t["duration_ns"] > 0).all()), '"memcpy_ms"' in s(a["bench_json"]))
             """
         let py = try TestSupport.python(script, arguments: [out])
         #expect(py.status == 0, "\(py.stderr)")
-        #expect(py.stdout.split(separator: "\n").map(String.init) == ["1 bench filters completed", "True True", "True True True"])
+        #expect(py.stdout.split(separator: "\n").map(String.init) == ["1 bench filters completed 0 True", "True True True", "True True True"])
     }
 
     /// The plugin path: example plugins built by scripts/build-plugins.sh into .build/plugins

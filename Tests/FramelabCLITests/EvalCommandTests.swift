@@ -111,12 +111,11 @@ import Testing
             import sys, h5py, numpy as np
             f = h5py.File(sys.argv[1], "r")
             run = f["runs/e1"]
-            cols = lambda d: [c.decode() if isinstance(c, bytes) else c for c in d.attrs["columns"]]
             det, gt, fm, cur, met = (run[n] for n in ["detections", "ground_truth", "frame_matches", "curves", "detector_metrics"])
-            c = cols(det); m = cols(fm)
-            tp = int((det[()][:, c.index("outcome")] == 1).sum())
+            outcomes = h5py.check_enum_dtype(det.dtype["outcome"])
+            tp = int((det["outcome"] == outcomes["true_positive"]).sum())
             print(len(run["frames"]), len(run["timings"]), gt.shape[0], fm.shape[0], tp,
-                  int(fm[()][:, m.index("true_positives")].sum()), run.attrs["status"], cur.shape[0] > 0, met.shape[0])
+                  int(fm["true_positives"].sum()), run.attrs["status"], cur.shape[0] > 0, met.shape[0])
             """
         let p = try TestSupport.python(script, arguments: [out])
         #expect(p.status == 0, "\(p.stderr)")

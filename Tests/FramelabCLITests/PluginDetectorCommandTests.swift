@@ -58,16 +58,17 @@ import Testing
         #expect(try Self.rows(inProcess)[1]["ap"] as? Double == Self.rows(isolated)[1]["ap"] as? Double)
 
         let script = """
-            import sys, h5py, numpy as np
+            import sys, h5py, hashlib, numpy as np
             f = h5py.File(sys.argv[1], "r")
             for rid in ["in-process", "isolated"]:
                 run = f["runs"][rid]
-                det = run["detections"]
-                c = [x.decode() if isinstance(x, bytes) else x for x in det.attrs["columns"]]
-                d = det[()]
-                by = lambda k: sorted(map(tuple, d[d[:, c.index("detector")] == k][:, [c.index(n) for n in ["frame", "x", "y", "width", "height", "score"]]].tolist()))
-                names = [x.decode() if isinstance(x, bytes) else x for x in run.attrs["plugin_elements"]]
-                print(rid, names, run.attrs["plugin_isolated"], len(by(1)), by(1) == by(2),
+                d = run["detections"][()]
+                by = lambda k: sorted((int(r["frame"]), r["x"], r["y"], r["width"], r["height"], r["score"]) for r in d[d["detector"] == k])
+                el = run["elements"][()]
+                plugins = [x["element"].decode() for x in el if x["origin"] == b"plugin"]
+                digest = hashlib.sha256(open(el[el["origin"] == b"plugin"][0]["plugin_path"].decode(), "rb").read()).hexdigest()
+                assert el[el["origin"] == b"plugin"][0]["plugin_sha256"].decode() == digest
+                print(rid, str(plugins).replace(" ", ""), run.attrs["plugin_isolated"], len(by(1)), by(1) == by(2),
                       run["detector_metrics"].shape[0], run.attrs["status"])
             """
         let p = try TestSupport.python(script, arguments: [out])
@@ -98,8 +99,9 @@ import Testing
             for rid in ["a", "b"]:
                 run = f["runs"][rid]
                 d = run["detections"][()]
-                names = [x.decode() if isinstance(x, bytes) else x for x in run.attrs["stage_names"]]
-                print(names, int((d[:, 1] == 0).sum()) > 0, int((d[:, 1] == 1).sum()) > 0, run.attrs["plugin_isolated"],
+                names = {v: k for k, v in h5py.check_enum_dtype(run["detections"].dtype["detector"]).items() if v >= 0}
+                names = [names[i] for i in sorted(names)]
+                print(names, int((d["detector"] == 0).sum()) > 0, int((d["detector"] == 1).sum()) > 0, run.attrs["plugin_isolated"],
                       run.attrs["status"])
             """, arguments: [out])
         #expect(p.status == 0, "\(p.stderr)")

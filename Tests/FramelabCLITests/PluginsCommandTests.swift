@@ -100,14 +100,16 @@ import Testing
         #expect((stages[0]["p50_ms"] as? Double ?? 0) > 0)
 
         let py = try TestSupport.python("""
-            import sys, h5py
-            a = h5py.File(sys.argv[1], "r")["runs/c"].attrs
+            import sys, h5py, hashlib
+            run = h5py.File(sys.argv[1], "r")["runs/c"]
+            a = run.attrs
             def s(v): return v.decode() if isinstance(v, bytes) else str(v)
-            print([s(x) for x in a["plugin_elements"]], [s(x) for x in a["plugin_paths"]])
-            print([s(x) for x in a["plugin_versions"]], [s(x) for x in a["plugin_abi_versions"]], int(a["plugin_isolated"]))
+            el = [r for r in run["elements"][()] if r["origin"] == b"plugin"]
+            print([s(r["element"]) for r in el], [s(r["plugin_path"]) for r in el], int(a["plugin_isolated"]))
+            print([s(r["version"]) for r in el], [s(r["plugin_sha256"]) == hashlib.sha256(open(s(r["plugin_path"]), "rb").read()).hexdigest() for r in el])
             """, arguments: [out])
         #expect(py.status == 0, "\(py.stderr)")
-        #expect(py.stdout == "['darken'] ['\(path)']\n['0.3.1'] ['1.0'] 0\n")
+        #expect(py.stdout == "['darken'] ['\(path)'] 0\n['0.3.1'] [True]\n")
     }
 
     @Test func environmentVariableAndDescribe() throws {

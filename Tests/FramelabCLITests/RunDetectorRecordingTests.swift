@@ -22,12 +22,10 @@ import Testing
             f = h5py.File(sys.argv[1], "r", swmr=True)
             (rid,) = list(f["runs"].keys())
             r = f["runs"][rid]
-            d = r["detections"]
-            c = [x.decode() if isinstance(x, bytes) else x for x in d.attrs["columns"]]
-            v = d[()]
-            frames = v[:, c.index("frame")]
+            v = r["detections"][()]
+            frames = v["frame"]
             # Every recorded frame found the one face, near where it is in astronaut.png.
-            cx = v[:, c.index("x")] + v[:, c.index("width")] / 2
+            cx = v["x"] + v["width"] / 2
             print(v.shape[0], len(np.unique(frames)) == v.shape[0], bool(((cx > 150) & (cx < 300)).all()),
                   r.attrs["status"])
             """, arguments: [out])

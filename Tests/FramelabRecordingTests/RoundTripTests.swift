@@ -86,16 +86,16 @@ extension RecordingTests {
                     print("empty", [(n, f["runs/empty"][n].shape) for n in ["frames", "timings", "failures", "events"]])
                 """, [path])
             #expect(lines == [
-                "version 1 int64",
+                "version 2 int64",
                 "runs ['demo', 'empty']",
-                "frames (10,) (None,) True None 26 index:<i8,pts_ns:<i8,arrival_ns:<i8,dropped:|u1,failed:|u1",
+                "frames (10,) (None,) True None 42 index:<i8,pts_ns:<i8,arrival_ns:<i8,dropped:|u1,failed:|u1,queue_wait_ns:<i8,latency_ns:<i8",
                 "timings (10,) (None,) True None 28 frame:<i8,stage:<i4,start_ns:<i8,duration_ns:<i8",
                 "failures (1,) (None,) True None 1036 frame:<i8,stage:<i4,reason:|S1024",
                 "events (1,) (None,) True None 1104 frame:<i8,time_ns:<i8,kind:|S64,detail:|S1024",
                 "attrs camera:/dev/video0 (ünïcødé) -42 int64 29.97 float64",
                 "pipeline ['blur:sigma=1.5', 'threshold:value=128', 'contours'] 0 ['blur', 'threshold', 'contours']",
                 "status completed 0 1",
-                "frames ['index', 'pts_ns', 'arrival_ns', 'dropped', 'failed'] 10 99999999 1",
+                "frames ['index', 'pts_ns', 'arrival_ns', 'dropped', 'failed', 'queue_wait_ns', 'latency_ns'] 10 99999999 1",
                 "failure -1 frame 4 failed: ünïcødé ✓ 'quoted'",
                 "event param event 6: threshold=12",
                 "empty [('frames', (0,)), ('timings', (0,)), ('failures', (0,)), ('events', (0,))]",

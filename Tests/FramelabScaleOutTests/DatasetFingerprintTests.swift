@@ -1,4 +1,5 @@
 import Foundation
+import FramelabCore
 import FramelabDatasets
 import FramelabScaleOut
 import FramelabTestSupport

@@ -1,5 +1,6 @@
 import FramelabDetection
 import FramelabFilters
+import FramelabRuns
 import FramelabScaleOut
 import Testing
 

@@ -60,6 +60,7 @@ hid_t fl_h5t_native_double(void);
 hid_t fl_h5t_std_i32le(void);
 hid_t fl_h5t_std_i64le(void);
 hid_t fl_h5t_std_u8le(void);
+hid_t fl_h5t_std_i8le(void);
 hid_t fl_h5t_ieee_f64le(void);
 hid_t fl_h5t_c_s1(void);
 

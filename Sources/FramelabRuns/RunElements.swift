@@ -1,0 +1,50 @@
+import FramelabCore
+import FramelabDetection
+import FramelabFilters
+
+/// The `elements` rows of a run: for each filter and detector spec, the stage it ran in,
+/// every parameter's value (defaults filled in), where it came from, and the SHA-256 of
+/// its plugin library and model file.
+public enum RunElements {
+    /// `stages[i]`: the stage filter spec i ran in (fused recipes put several in one).
+    /// `plugins`: the library path and version of each plugin element used, by element name.
+    public typealias PluginFiles = [String: (path: String, version: String)]
+
+    public static func filterRows(_ filters: [ElementSpec], registry: FilterRegistry, stages: [Int],
+                                  plugins: PluginFiles = [:]) throws -> [ElementRow] {
+        try zip(filters, stages).map { spec, stage -> ElementRow in
+            let d = try registry.descriptor(for: spec)
+            var values: [String: String] = [:]
+            for p in d.parameters { values[p.name] = p.defaultValue.description }
+            for (key, text) in spec.arguments {
+                if let p = d.parameters.first(where: { $0.name == key }) { values[key] = try p.parse(text, element: d.name).description }
+            }
+            let params = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: ",")
+            return ElementRow(stage: stage, kind: "filter", element: d.name, params: params,
+                              plugin: plugins[d.name] ?? (d.origin == "built-in" ? nil : (d.origin, d.version)),
+                              modelPath: modelFile(values))
+        }
+    }
+
+    /// Detectors run in consecutive stages, one each, from `firstStage`.
+    public static func detectorRows(_ detectors: [ElementSpec], registry: DetectorRegistry, firstStage: Int,
+                                    plugins: PluginFiles = [:]) throws -> [ElementRow] {
+        let configurations = try DetectorConfiguration.resolved(detectors, registry: registry)
+        return try detectors.enumerated().map { k, spec -> ElementRow in
+            let d = try registry.descriptor(for: spec)
+            let values = try d.parameters(for: spec).values.values.mapValues(\.description)
+            // "name:given defaults:rest" without the name.
+            let params = String(configurations[k].dropFirst(spec.name.count).drop { $0 == ":" || $0 == " " })
+            return ElementRow(stage: firstStage + k, kind: "detector", element: d.name, params: params,
+                              plugin: plugins[d.name] ?? (d.isBuiltIn ? nil : (d.origin, "")), modelPath: modelFile(values))
+        }
+    }
+
+    /// The model file an element loads: its `model` or `cascade` parameter, when that names a file.
+    static func modelFile(_ values: [String: String]) -> String? {
+        for key in ["model", "cascade"] {
+            if let path = values[key], !path.isEmpty { return path }
+        }
+        return nil
+    }
+}
