@@ -15,7 +15,7 @@ import Testing
         #expect(runs.compactMap { $0["id"] as? String }.prefix(3) == ["chain", "dropping", "folder"])
         let chain = try #require(runs.first)
         let stages = try #require(chain["stages"] as? [[String: Any]])
-        #expect(stages.compactMap { $0["name"] as? String } == ["sepia", "hue:angle=0.5"])
+        #expect(stages.compactMap { $0["name"] as? String } == ["sepia", "hue"])
         #expect(stages.allSatisfy { $0["frames"] as? Int == 20 })
         #expect(chain["processed"] as? Int == 20 && chain["dropped"] as? Int == 0)
         let eval = try #require(runs.first { $0["id"] as? String == "eval" })
