@@ -61,8 +61,10 @@ public struct RunSummary: Encodable, Sendable {
         }
         for f in run.frames {
             func ns(_ v: Int64?) -> UInt64 { UInt64(max(0, v ?? 0)) }
-            tally.addFrame(dropped: f.dropped, failed: f.failed, arrival: ns(f.arrivalNs), started: ns(started[f.index]),
-                           finished: ns(finished[f.index]))
+            // Schema 2 records the engine's own queue wait and latency; version 1 has only the timings.
+            let start = f.queueWaitNs >= 0 ? f.arrivalNs &+ f.queueWaitNs : started[f.index]
+            let end = f.latencyNs >= 0 ? f.arrivalNs &+ f.latencyNs : finished[f.index]
+            tally.addFrame(dropped: f.dropped, failed: f.failed, arrival: ns(f.arrivalNs), started: ns(start), finished: ns(end))
         }
         for f in run.failures { tally.addFailureReason(f.reason) }
         func text(_ key: String) -> String {

@@ -145,10 +145,10 @@ struct EvalCommand: ParsableCommand {
 
         let faces = data.faceCount
         if json {
-            print(try EvalReport.json(rows, dataset: dataset, images: data.images.count, faces: faces, threads: threads,
+            print(try EvalReport.json(rows, dataset: dataset, images: data.images.count, faces: faces, workers: threads,
                                       wallSeconds: result.wallSeconds, out: out, runID: out == nil ? nil : id))
         } else {
-            print(EvalReport.table(rows, dataset: dataset, images: data.images.count, faces: faces, threads: threads,
+            print(EvalReport.table(rows, dataset: dataset, images: data.images.count, faces: faces, workers: threads,
                                    wallSeconds: result.wallSeconds))
             if let out { print("recorded run '\(id)' in \(out)") }
         }

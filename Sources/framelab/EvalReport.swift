@@ -4,9 +4,9 @@ import Foundation
 
 /// The comparison table and the JSON object `framelab eval` prints.
 enum EvalReport {
-    static func table(_ rows: [DetectorSummary], dataset: String, images: Int, faces: Int, threads: Int,
+    static func table(_ rows: [DetectorSummary], dataset: String, images: Int, faces: Int, workers: Int,
                       wallSeconds: Double) -> String {
-        var lines = ["dataset \(dataset): \(images) images, \(faces) faces; \(threads) thread\(threads == 1 ? "" : "s"), "
+        var lines = ["dataset \(dataset): \(images) images, \(faces) faces; \(workers) worker\(workers == 1 ? "" : "s"), "
                      + String(format: "%.2f s", wallSeconds)]
         let width = max(8, rows.map(\.name.count).max() ?? 0)
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
@@ -21,14 +21,14 @@ enum EvalReport {
                          + num(r.imagesPerSecond, 10, 1) + num(Double(r.failed), 8, 0))
         }
         lines.append("AP: all-point interpolated, IoU >= 0.5 greedy matching in score order; precision/recall/F1 at the "
-                     + "operating point (every box returned); ms per image on one thread; images/s = 1000 / mean ms.")
+                     + "operating point (every box returned); ms per image: one detector call on one core; images/s = 1000 / mean ms.")
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ rows: [DetectorSummary], dataset: String, images: Int, faces: Int, threads: Int,
+    static func json(_ rows: [DetectorSummary], dataset: String, images: Int, faces: Int, workers: Int,
                      wallSeconds: Double, out: String?, runID: String?) throws -> String {
         var object: [String: Any] = [
-            "dataset": dataset, "images": images, "faces": faces, "threads": threads, "wall_seconds": wallSeconds,
+            "dataset": dataset, "images": images, "faces": faces, "workers": workers, "threads": workers, "wall_seconds": wallSeconds,
             "detectors": rows.map { r -> [String: Any] in
                 [
                     "name": r.name, "ap": r.accuracy.averagePrecision, "precision": r.accuracy.precision,

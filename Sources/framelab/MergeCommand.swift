@@ -85,10 +85,10 @@ struct MergeCommand: ParsableCommand {
         let faces = merged.images.reduce(0) { $0 + $1.faces.filter { !$0.ignore }.count }
         let threads = Self.threads(merged)
         if json {
-            print(try EvalReport.json(summaries, dataset: name, images: merged.images.count, faces: faces, threads: threads,
+            print(try EvalReport.json(summaries, dataset: name, images: merged.images.count, faces: faces, workers: threads,
                                       wallSeconds: merged.wallSeconds, out: out, runID: id))
         } else {
-            print(EvalReport.table(summaries, dataset: name, images: merged.images.count, faces: faces, threads: threads,
+            print(EvalReport.table(summaries, dataset: name, images: merged.images.count, faces: faces, workers: threads,
                                    wallSeconds: merged.wallSeconds))
             print("merged \(merged.shards.count) of \(merged.shardCount) shards into run '\(id)' in \(out)")
         }
