@@ -53,6 +53,7 @@ public final class DatasetEvaluator {
         OpenCVThreads.count = 1
         defer { OpenCVThreads.count = previousCVThreads }
         var collector = EvaluationCollector(dataset: dataset, detectors: specs.count)
+        try pipeline.prepare()  // the workers' detectors are made before the clock starts, as the first one is
         let started = MonotonicClock.now()
         try pipeline.run { event in
             if collector.add(event) { progress(collector.imagesDone, dataset.images.count) }

@@ -32,6 +32,8 @@ public final class Pipeline: @unchecked Sendable {
     public let pipelining: Bool
     private let queue: FrameQueue
     private let stopRequested = Monitor(false)
+    /// The concurrent chains, once made (`prepare`); `.some(nil)`: a serial run.
+    private var preparedChains: [StageChain]??
 
     public init(source: any FrameSource, stages: [any PipelineStage], policy: DropPolicy? = nil,
                 maxFrames: Int? = nil, queueCapacity: Int = Pipeline.defaultQueueCapacity,
@@ -59,7 +61,8 @@ public final class Pipeline: @unchecked Sendable {
     /// Throws the error that ended the run early (a source or format error, or a stage
     /// that cannot be replicated for the workers); every event before it has been delivered.
     public func run(_ onEvent: (PipelineEvent) -> Void) throws {
-        let executorChains = try makeChains()
+        let executorChains = try preparedChains ?? makeChains()
+        preparedChains = nil
         let producer = SourceThread(source: source, queue: queue)
         defer {
             queue.cancel()
@@ -71,6 +74,13 @@ public final class Pipeline: @unchecked Sendable {
         } else {
             try runSerially(intake, onEvent)
         }
+    }
+
+    /// Makes the workers' replicas of the stages now rather than when `run` starts (a
+    /// detector's replica may load a model), so a caller timing `run` times the frames only.
+    /// Call it on the thread that will call `run`.
+    public func prepare() throws {
+        if preparedChains == nil { preparedChains = .some(try makeChains()) }
     }
 
     /// The chains of a concurrent run (one per worker, or one for stage threads); nil for a serial run.
