@@ -3,7 +3,7 @@ import FramelabCore
 import FramelabCV
 import FramelabDatasets
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabPipeline
 
 /// Several detectors over the same dataset images, matched to the annotations: the

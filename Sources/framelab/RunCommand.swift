@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import FramelabCore
 import FramelabEvaluation
+import FramelabElements
 import FramelabFilters
 import FramelabPipeline
 import FramelabRecording

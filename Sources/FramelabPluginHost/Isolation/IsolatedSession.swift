@@ -1,6 +1,6 @@
 import CFramelabPlugin
 import FramelabCore
-import FramelabFilters
+import FramelabElements
 
 /// What isolation may do when a worker dies or hangs.
 public struct IsolationOptions: Sendable {

@@ -4,7 +4,7 @@ import Glibc
 import CFramelabPlugin
 import FramelabCore
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 
 /// The child side of isolation: `framelab-plugin-worker PATH ELEMENT [key=value …]`.
 ///

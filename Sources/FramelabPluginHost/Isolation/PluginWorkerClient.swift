@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import FramelabCore
-import FramelabFilters
 
 /// The host's side of one plugin worker: a child process that loads one element, maps
 /// the shared memory and answers requests. A crash, an exit or a reply later than the
