@@ -49,8 +49,11 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-mavx2", "-Xcc", "-mfma"],
                                              .when(platforms: [.linux]))]),
         .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
-        .target(name: "FramelabPipeline",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabV4L2", "FramelabDatasets"]),
+        // The engine: FrameSource, the queue and drop policies, stages, executors, benchmarks.
+        .target(name: "FramelabPipeline", dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+        // Sources by scheme (image, images, video, synthetic, camera, dataset): SourceRegistry.
+        .target(name: "FramelabSources",
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabPipeline", "FramelabV4L2", "FramelabDatasets"]),
         // Plugins: the C ABI (one header), the Swift kit, the host and its isolation worker.
         .target(name: "CFramelabPlugin"),
         .target(name: "FramelabPluginKit", dependencies: ["CFramelabPlugin"]),
@@ -70,18 +73,18 @@ let package = Package(
         // Detector accuracy on datasets: detectors as pipeline stages, matching, PR/AP, FDDB ROC, evaluation on the engine.
         .target(name: "FramelabEvaluation",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection", "FramelabDatasets",
-                               "FramelabPipeline"]),
+                               "FramelabPipeline", "FramelabSources"]),
         // Runs: what a run records and reads back — engine events to records, the detection
         // tables, run attributes and IDs, the run summary, the eval and bench run writers.
         .target(name: "FramelabRuns",
-                dependencies: ["FramelabCore", "FramelabRecording", "FramelabPipeline", "FramelabFilters", "FramelabDetection",
-                               "FramelabDatasets", "FramelabEvaluation"]),
+                dependencies: ["FramelabCore", "FramelabRecording", "FramelabPipeline", "FramelabSources", "FramelabFilters",
+                               "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
         // Scale-out: shards of an evaluation, dataset fingerprints, merging shard runs (docs/scale-out.md).
         .target(name: "FramelabScaleOut",
                 dependencies: ["FramelabCore", "FramelabElements", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
                                "FramelabRecording", "FramelabRuns"]),
         .executableTarget(name: "framelab", dependencies: [
-            "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabElements", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabV4L2",
+            "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabElements", "FramelabFilters", "FramelabPipeline", "FramelabSources", "FramelabPluginHost", "FramelabV4L2",
             "FramelabDetection", "FramelabDatasets", "FramelabEvaluation", "FramelabScaleOut", "FramelabRuns",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -96,7 +99,9 @@ let package = Package(
         .testTarget(name: "FramelabFiltersTests", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabFilters"]),
         .testTarget(name: "FramelabPipelineTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabFilters", "FramelabPipeline",
-                                   "FramelabTestSupport"]),
+                                   "FramelabSources", "FramelabTestSupport"]),
+        .testTarget(name: "FramelabSourcesTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabPipeline", "FramelabSources", "FramelabTestSupport"]),
         .testTarget(name: "FramelabPluginHostTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabFilters", "FramelabDetection",
                                    "FramelabPluginHost", "FramelabTestSupport"]),

@@ -5,6 +5,7 @@ import FramelabDatasets
 import FramelabDetection
 import FramelabElements
 import FramelabPipeline
+import FramelabSources
 
 /// Several detectors over the same dataset images, matched to the annotations: the
 /// pipeline engine over a dataset source, one detector stage per detector.

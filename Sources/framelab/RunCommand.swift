@@ -1,12 +1,13 @@
 import ArgumentParser
 import Dispatch
 import FramelabCore
-import FramelabEvaluation
 import FramelabElements
+import FramelabEvaluation
 import FramelabFilters
 import FramelabPipeline
 import FramelabRecording
 import FramelabRuns
+import FramelabSources
 import Foundation
 
 /// `framelab run`: frames from a source through filters, every stage timed, optionally
@@ -17,7 +18,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Run frames from a source through filter stages, timing every stage.",
         discussion: """
             Source specs:
-              \(SourceSpec.schemes.map(\.usage).joined(separator: "\n  "))
+              \(SourceRegistry.builtIns.schemes.map(\.usage).joined(separator: "\n  "))
 
             Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order. \
             --path picks the built-ins' implementation: simd (default), scalar, opencv, or recipe, which \
@@ -108,14 +109,14 @@ struct RunCommand: ParsableCommand {
             }
             stages = filterStages + (try DetectorStage.make(detectors, firstPosition: filterStages.count,
                                                             registry: pluginSetup.detectorRegistry))
-            source = try SourceFactory.open(self.source)
+            source = try SourceRegistry.builtIns.open(self.source)
         } catch {
             throw failure(error)
         }
         let pipeline = Pipeline(source: source, stages: stages, policy: policy.flatMap(DropPolicy.init),
                                 maxFrames: frames, queueCapacity: queueCapacity, maxFPS: live.maxFPS,
                                 workers: workers, pipelining: pipelining)
-        if let camera = source as? CameraSource { printToStandardError("framelab: camera \(camera.negotiation)") }
+        if let live = source as? any LiveSource { printToStandardError("framelab: camera \(live.negotiation)") }
         let stageNames = stages.map(\.name)
 
         let id = runID ?? RunIdentifier.make()
@@ -134,7 +135,7 @@ struct RunCommand: ParsableCommand {
         defer { interrupt.cancel() }
         var tally = RunTally(stageCount: stages.count)
         let progress = ProgressLine(total: frames ?? source.expectedFrameCount, enabled: !quiet)
-        controls.attach(source as? CameraSource)
+        controls.attach(source as? any LiveSource)
         let outputs = live.makeOutputs(source: source, stageNames: stageNames, controls: controls,
                                        stop: { pipeline.requestStop() })
 
@@ -192,7 +193,7 @@ struct RunCommand: ParsableCommand {
         ]) { $1 }
         if let frames { attributes["frames_requested"] = .int(Int64(frames)) }
         if let fps = source.nominalFPS { attributes["source_fps"] = .double(fps) }
-        if let camera = source as? CameraSource { attributes["camera_negotiation"] = .string(camera.negotiation) }
+        if let live = source as? any LiveSource { attributes["camera_negotiation"] = .string(live.negotiation) }
         if let maxFPS = live.maxFPS { attributes["max_fps"] = .double(maxFPS) }
         return attributes
     }
