@@ -1,4 +1,5 @@
 import ArgumentParser
+import FramelabCV
 
 @main
 struct Framelab: ParsableCommand {
@@ -15,4 +16,11 @@ struct Framelab: ParsableCommand {
                       DevicesCommand.self, EvalCommand.self, DetectorsCommand.self, DatasetCommand.self,
                       BenchCommand.self, MergeCommand.self, SubmitCommand.self]
     )
+
+    /// Process-wide settings belong to the program, not to a library as it loads: they are
+    /// made here, before any command runs.
+    static func main() {
+        VideoLogs.quiet()
+        main(nil)
+    }
 }

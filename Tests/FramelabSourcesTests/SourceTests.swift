@@ -7,6 +7,10 @@ import Foundation
 import Testing
 
 @Suite struct SourceTests {
+    /// The program's start-up would silence FFmpeg (the truncated and unreadable videos
+    /// here make it talk); a test process has no start-up of its own.
+    init() { VideoLogs.quiet() }
+
     func drain(_ source: any FrameSource, limit: Int = 1000) throws -> [SourceItem] {
         var items: [SourceItem] = []
         while items.count < limit, let item = try source.next() { items.append(item) }

@@ -51,7 +51,7 @@ public enum PluginWorker {
         h.messageLength = Int32(bytes.count)
         var packet = withUnsafeBytes(of: &h) { Array($0) }
         packet += bytes
-        _ = try? packet.withUnsafeBytes { try FileDescriptorIO.write(fd, from: $0.baseAddress!, count: $0.count) }
+        _ = try? packet.withUnsafeBytes { try FileDescriptorIO.send(fd, from: $0.baseAddress!, count: $0.count) }
     }
 
     private static func printError(_ text: String) {
