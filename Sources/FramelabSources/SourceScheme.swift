@@ -12,4 +12,11 @@ public struct SourceScheme: Sendable {
         self.usage = usage
         self.open = open
     }
+
+    /// The spec's form without its options, for one-line lists: `video:PATH[?…]`.
+    public var synopsis: String {
+        let form = usage.firstRange(of: " — ").map { usage[..<$0.lowerBound] } ?? usage[...]
+        guard let options = form.firstRange(of: "[?") else { return String(form) }
+        return form[..<options.lowerBound] + "[?…]"
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FramelabCV
+import FramelabSources
 
 @main
 struct Framelab: ParsableCommand {
@@ -7,8 +8,8 @@ struct Framelab: ParsableCommand {
         commandName: "framelab",
         abstract: "A vision research workbench: run frames through filters, time every stage, record to HDF5.",
         discussion: """
-            Sources: image:PATH, images:DIR, video:PATH[?pace=fast|realtime], synthetic:WxH@FPS, camera:/dev/videoN[?…], \
-            dataset:FORMAT:PATH. Face detectors: `framelab detectors`; accuracy on datasets: `framelab eval`. \
+            Sources: \(SourceRegistry.builtIns.schemes.map(\.synopsis).joined(separator: ", ")) (`framelab run --help` \
+            describes each). Face detectors: `framelab detectors`; accuracy on datasets: `framelab eval`. \
             Runs are recorded into HDF5 files (one file holds many runs); see docs/hdf5-schema.md.
             """,
         version: FramelabVersionInfo.text,

@@ -4,8 +4,10 @@ import FramelabSources
 import Testing
 
 @Suite struct SourceRegistryTests {
-    @Test func builtInsListTheSchemesInHelpOrder() {
-        #expect(SourceRegistry.builtIns.names == ["image", "images", "video", "synthetic", "camera", "dataset"])
+    @Test func everySchemeHasOneNameAndAHelpLineStartingWithIt() {
+        let names = SourceRegistry.builtIns.names
+        #expect(Set(names).count == names.count)
+        #expect(Set(["image", "images", "video", "synthetic", "camera", "dataset"]).isSubset(of: names))
         for scheme in SourceRegistry.builtIns.schemes { #expect(scheme.usage.hasPrefix(scheme.name + ":")) }
     }
 
@@ -17,7 +19,12 @@ import Testing
         let source = try registry.open("again:synthetic:32x24@30")
         #expect(source.isLive && source.nominalFPS == 30)
         let error = #expect(throws: FramelabError.self) { try registry.open("nothing") }
-        #expect(error?.message == "source 'nothing': expected SCHEME:TARGET "
-                + "(schemes: image, images, video, synthetic, camera, dataset, again)")
+        #expect(error?.message == "source 'nothing': expected SCHEME:TARGET (schemes: \(registry.names.joined(separator: ", ")))")
+        #expect(registry.names.last == "again")
+    }
+
+    @Test func aSynopsisDropsTheOptionsAndTheHelp() {
+        #expect(VideoSource.scheme.synopsis == "video:PATH[?…]")
+        #expect(SyntheticSource.scheme.synopsis == "synthetic:WxH@FPS")
     }
 }
