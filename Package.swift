@@ -77,8 +77,8 @@ let package = Package(
         // Runs: what a run records and reads back — engine events to records, the detection
         // tables, run attributes and IDs, the run summary, the eval and bench run writers.
         .target(name: "FramelabRuns",
-                dependencies: ["FramelabCore", "FramelabRecording", "FramelabPipeline", "FramelabSources", "FramelabFilters",
-                               "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
+                dependencies: ["FramelabCore", "FramelabRecording", "FramelabPipeline", "FramelabSources", "FramelabElements",
+                               "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
         // Scale-out: shards of an evaluation, dataset fingerprints, merging shard runs (docs/scale-out.md).
         .target(name: "FramelabScaleOut",
                 dependencies: ["FramelabCore", "FramelabElements", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
