@@ -36,47 +36,55 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
 
         .target(name: "FramelabCore"),
+        // The element vocabulary filters and detectors share: `NAME:key=value` specs, parameter
+        // metadata and checked values, one descriptor protocol, one registry, one name-clash rule.
+        .target(name: "FramelabElements", dependencies: ["FramelabCore"]),
         .target(name: "FramelabCV", dependencies: ["FramelabCore", "CFramelabCV"]),
         .target(name: "FramelabRecording", dependencies: ["FramelabCore", "CHDF5"]),
         // The SIMD kernels are written for AVX2 and FMA (every machine Framelab targets has
         // them): 8-lane 32-bit vectors compile to one instruction each instead of two SSE
         // halves, and the -Xcc flags let Swift call the AVX2 intrinsics (import
         // _Builtin_intrinsics.intel) where Swift's SIMD types have no equivalent.
-        .target(name: "FramelabFilters", dependencies: ["FramelabCore", "FramelabCV"],
+        .target(name: "FramelabFilters", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements"],
                 swiftSettings: [.unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-mavx2", "-Xcc", "-mfma"],
                                              .when(platforms: [.linux]))]),
         .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
-        .target(name: "FramelabPipeline",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabV4L2", "FramelabDatasets"]),
+        // The engine: FrameSource, the queue and drop policies, stages, executors, benchmarks.
+        .target(name: "FramelabPipeline", dependencies: ["FramelabCore", "FramelabFilters"]),
+        // Sources by scheme (image, images, video, synthetic, camera, dataset): SourceRegistry.
+        .target(name: "FramelabSources",
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabPipeline", "FramelabV4L2", "FramelabDatasets"]),
         // Plugins: the C ABI (one header), the Swift kit, the host and its isolation worker.
         .target(name: "CFramelabPlugin"),
         .target(name: "FramelabPluginKit", dependencies: ["CFramelabPlugin"]),
         .target(name: "FramelabPluginHost",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabDetection", "CFramelabPlugin"]),
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabFilters", "FramelabDetection",
+                               "CFramelabPlugin"]),
         .executableTarget(name: "framelab-plugin-worker", dependencies: ["FramelabPluginHost"]),
         .target(name: "PosterizePlugin", dependencies: ["FramelabPluginKit"], path: "Plugins/swift-posterize"),
         .executableTarget(name: "framelab-plugin-bench",
-                          dependencies: ["FramelabCore", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost"],
+                          dependencies: ["FramelabCore", "FramelabElements", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost"],
                           path: "Benchmarks/PluginOverhead"),
 
         // Face detection: the detector protocol, OpenCV's detectors, Framelab's SIMD cascade.
-        .target(name: "FramelabDetection", dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+        .target(name: "FramelabDetection", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements"]),
         // Face-annotation datasets: loaders (FDDB, WIDER FACE, dlib XML, CSV), composites.
         .target(name: "FramelabDatasets", dependencies: ["FramelabCore", "FramelabCV"]),
         // Detector accuracy on datasets: detectors as pipeline stages, matching, PR/AP, FDDB ROC, evaluation on the engine.
         .target(name: "FramelabEvaluation",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabDatasets", "FramelabPipeline"]),
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection", "FramelabDatasets",
+                               "FramelabPipeline", "FramelabSources"]),
         // Runs: what a run records and reads back — engine events to records, the detection
         // tables, run attributes and IDs, the run summary, the eval and bench run writers.
         .target(name: "FramelabRuns",
-                dependencies: ["FramelabCore", "FramelabRecording", "FramelabPipeline", "FramelabFilters", "FramelabDetection",
-                               "FramelabDatasets", "FramelabEvaluation"]),
+                dependencies: ["FramelabCore", "FramelabRecording", "FramelabPipeline", "FramelabSources", "FramelabElements",
+                               "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
         // Scale-out: shards of an evaluation, dataset fingerprints, merging shard runs (docs/scale-out.md).
         .target(name: "FramelabScaleOut",
-                dependencies: ["FramelabCore", "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
+                dependencies: ["FramelabCore", "FramelabElements", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
                                "FramelabRecording", "FramelabRuns"]),
         .executableTarget(name: "framelab", dependencies: [
-            "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabV4L2",
+            "FramelabCore", "FramelabCV", "FramelabRecording", "FramelabElements", "FramelabFilters", "FramelabPipeline", "FramelabSources", "FramelabPluginHost", "FramelabV4L2",
             "FramelabDetection", "FramelabDatasets", "FramelabEvaluation", "FramelabScaleOut", "FramelabRuns",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -87,22 +95,25 @@ let package = Package(
         .testTarget(name: "FramelabCVTests", dependencies: ["FramelabCore", "FramelabCV", "FramelabTestSupport"]),
         .testTarget(name: "FramelabRecordingTests",
                     dependencies: ["FramelabCore", "FramelabRecording", "FramelabTestSupport"]),
-        .testTarget(name: "FramelabFiltersTests", dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+        .testTarget(name: "FramelabElementsTests", dependencies: ["FramelabCore", "FramelabElements"]),
+        .testTarget(name: "FramelabFiltersTests", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabFilters"]),
         .testTarget(name: "FramelabPipelineTests",
-                    dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabPipeline",
-                                   "FramelabTestSupport"]),
+                    dependencies: ["FramelabCore", "FramelabElements", "FramelabFilters", "FramelabPipeline",
+                                   "FramelabSources"]),
+        .testTarget(name: "FramelabSourcesTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabPipeline", "FramelabSources", "FramelabTestSupport"]),
         .testTarget(name: "FramelabPluginHostTests",
-                    dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabDetection",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection",
                                    "FramelabPluginHost", "FramelabTestSupport"]),
         .testTarget(name: "FramelabDetectionTests",
-                    dependencies: ["FramelabCore", "FramelabCV", "FramelabDetection", "FramelabTestSupport"]),
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection", "FramelabTestSupport"]),
         .testTarget(name: "FramelabDatasetsTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabDatasets", "FramelabTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "FramelabEvaluationTests",
-                    dependencies: ["FramelabCore", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
+                    dependencies: ["FramelabCore", "FramelabElements", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
         .testTarget(name: "FramelabScaleOutTests",
-                    dependencies: ["FramelabCore", "FramelabDatasets", "FramelabDetection", "FramelabFilters", "FramelabScaleOut",
+                    dependencies: ["FramelabCore", "FramelabDatasets", "FramelabDetection", "FramelabElements", "FramelabScaleOut",
                                    "FramelabRuns",
                                    "FramelabTestSupport"]),
         .testTarget(name: "FramelabCLITests",

@@ -5,6 +5,7 @@
 //   swift build -c release --product framelab-plugin-bench && bash scripts/build-plugins.sh
 //   .build/release/framelab-plugin-bench [PATH/TO/libframelab-c-invert.so]
 import FramelabCore
+import FramelabElements
 import FramelabFilters
 import FramelabPipeline
 import FramelabPluginHost

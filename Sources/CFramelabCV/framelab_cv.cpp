@@ -36,16 +36,15 @@ using fl_bridge::guarded;
 using fl_bridge::header;
 using fl_bridge::set_error;
 
-// Set once at load time, before any OpenCV call:
-// - Framelab reports every failure in one line of its own, so OpenCV's and FFmpeg's console
-//   chatter is silenced (before the FFmpeg backend registers). OPENCV_LOG_LEVEL /
-//   OPENCV_FFMPEG_LOGLEVEL bring it back.
+// Set once at load time, before any OpenCV call (OpenCV's own settings, not the process's):
+// - Framelab reports every failure in one line of its own, so OpenCV's console chatter is
+//   silenced; OPENCV_LOG_LEVEL brings it back. FFmpeg's is silenced by the programs at
+//   start-up (VideoLogs.quiet() in FramelabCV), since that takes an environment variable.
 // - OpenCV's own thread pool (TBB on Debian) is off: Framelab runs its own threads, its
 //   benchmarks compare one-thread OpenCV, and TBB workers still running while the process
 //   exits crashed it intermittently. FRAMELAB_OPENCV_THREADS=N turns the pool back on.
 struct QuietLibraries {
     QuietLibraries() {
-        setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET
         if (!std::getenv("OPENCV_LOG_LEVEL")) {
             cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
         }

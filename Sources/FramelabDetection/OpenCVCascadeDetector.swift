@@ -1,6 +1,6 @@
 import FramelabCore
 import FramelabCV
-import FramelabFilters
+import FramelabElements
 
 /// `opencv-haar` and `opencv-lbp`: OpenCV's CascadeClassifier with any cascade XML.
 /// Scores are OpenCV's neighbour counts (raw windows merged into each box).

@@ -1,4 +1,4 @@
-import FramelabFilters
+import FramelabElements
 
 /// The knobs every multi-scale window detector shares, resolved from the accuracy preset
 /// and the parameters the user set explicitly.

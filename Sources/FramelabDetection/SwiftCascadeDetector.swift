@@ -1,6 +1,5 @@
 import FramelabCore
 import FramelabCV
-import FramelabFilters
 
 /// `cascade`: Framelab's own SIMD Viola-Jones evaluator over an OpenCV Haar cascade XML.
 /// Same parameters and scores as `opencv-haar`. With landmarks=true the eye and smile

@@ -1,6 +1,6 @@
 import FramelabCore
 import FramelabCV
-import FramelabFilters
+import FramelabElements
 
 /// `opencv-yunet`: OpenCV's FaceDetectorYN with a YuNet ONNX model the user gives
 /// (`model=PATH`; the 2022 model loads in OpenCV 4.6). Its five landmarks give the eyes

@@ -3,8 +3,9 @@ import FramelabCore
 import FramelabCV
 import FramelabDatasets
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabPipeline
+import FramelabSources
 
 /// Several detectors over the same dataset images, matched to the annotations: the
 /// pipeline engine over a dataset source, one detector stage per detector.

@@ -2,7 +2,7 @@ import FramelabCore
 import FramelabCV
 import FramelabDatasets
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 
 /// Side-by-side timings for `framelab bench detectors`: Framelab's cascade against
 /// OpenCV's CascadeClassifier on one thread, and evaluation on one thread against two.

@@ -1,6 +1,6 @@
 import FramelabCore
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabPipeline
 
 /// A face detector as a pipeline stage (`run --detector`, `eval`): the image passes

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabElements
 
 #if canImport(Glibc)
 import Glibc

@@ -1,46 +1,16 @@
 import FramelabCore
+import FramelabElements
 
 /// Every filter Framelab knows, built-in or from a plugin, under one naming scheme.
-public struct FilterRegistry: Sendable {
-    public private(set) var descriptors: [FilterDescriptor] = []
+public typealias FilterRegistry = ElementRegistry<FilterDescriptor>
 
-    public init() {}
-
+extension ElementRegistry where Descriptor == FilterDescriptor {
     /// The registry of built-in filters.
-    public static var builtIns: FilterRegistry {
-        var registry = FilterRegistry()
-        for d in BuiltInFilters.all {
-            // Built-in names are unique by construction; a clash here is a programming error.
-            try! registry.register(d)
-        }
-        return registry
-    }
-
-    /// Adds a filter; a name already taken is an error naming both origins.
-    public mutating func register(_ descriptor: FilterDescriptor) throws {
-        if let existing = self[descriptor.name] {
-            throw FramelabError(.badInput,
-                "filter name '\(descriptor.name)' from \(descriptor.origin) clashes with the one from \(existing.origin)")
-        }
-        descriptors.append(descriptor)
-    }
-
-    public subscript(name: String) -> FilterDescriptor? {
-        descriptors.first { $0.name == name }
-    }
+    public static var builtIns: FilterRegistry { FilterRegistry(builtIns: BuiltInFilters.all) }
 
     /// Looks up the spec's name and instantiates it with its arguments on `path`.
     public func instantiate(_ spec: ElementSpec, path: FilterPath = .default, threads: Int = 1) throws -> any FrameFilter {
         try descriptor(for: spec).instantiate(spec, path: path, threads: threads)
-    }
-
-    /// The descriptor for a spec's name; an unknown name is an error listing the known ones.
-    public func descriptor(for spec: ElementSpec) throws -> FilterDescriptor {
-        guard let descriptor = self[spec.name] else {
-            let names = descriptors.map(\.name).sorted().joined(separator: ", ")
-            throw FramelabError(.badInput, "unknown filter '\(spec.name)' (known: \(names))")
-        }
-        return descriptor
     }
 
     /// A chain of filters on `path`. On the recipe path, each run of consecutive built-ins

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabElements
 
 extension ParameterValues {
     /// A string parameter holding `count` numbers separated by spaces, '/' or ';'
@@ -8,10 +9,10 @@ extension ParameterValues {
         let parts = text.split(whereSeparator: { " /;".contains($0) })
         let numbers = parts.compactMap { Double($0) }.filter(\.isFinite)
         guard numbers.count == parts.count, numbers.count == count else {
-            throw FramelabError(.badInput, "filter '\(element)': parameter '\(name)' expects \(count) numbers separated by spaces or '/', got '\(text)'")
+            throw FramelabError(.badInput, "\(label): parameter '\(name)' expects \(count) numbers separated by spaces or '/', got '\(text)'")
         }
         if let range, let bad = numbers.first(where: { !range.contains($0) }) {
-            throw FramelabError(.badInput, "filter '\(element)': parameter '\(name)' has \(bad), outside \(range.lowerBound)…\(range.upperBound)")
+            throw FramelabError(.badInput, "\(label): parameter '\(name)' has \(bad), outside \(range.lowerBound)…\(range.upperBound)")
         }
         return numbers
     }

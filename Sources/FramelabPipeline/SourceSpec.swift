@@ -7,19 +7,12 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
     public let options: [String: String]
     public let text: String
 
-    /// The schemes `SourceFactory` opens, with one line of help each.
-    public static let schemes: [(scheme: String, usage: String)] = [
-        ("image", "image:PATH[?repeat=N] — one image file, delivered N times (default 1)"),
-        ("images", "images:DIR — every image file in DIR, sorted by name"),
-        ("video", "video:PATH[?pace=fast|realtime] — a video file, as fast as possible or at its frame rate"),
-        ("synthetic", "synthetic:WxH@FPS — a deterministic moving test pattern at FPS frames per second"),
-        ("camera", CameraSource.usage),
-        ("dataset", "dataset:FORMAT:PATH — the images of an annotated face dataset (fddb, wider, dlib, csv)"),
-    ]
-
-    public init(parsing text: String) throws {
+    /// Parses `text`; when it has no scheme, the error lists `knownSchemes` (the source
+    /// module's registry knows them, the engine does not).
+    public init(parsing text: String, knownSchemes: [String] = []) throws {
         guard let colon = text.firstIndex(of: ":") else {
-            throw FramelabError(.badInput, "source '\(text)': expected SCHEME:TARGET (schemes: \(Self.schemeNames))")
+            let hint = knownSchemes.isEmpty ? "" : " (schemes: \(knownSchemes.joined(separator: ", ")))"
+            throw FramelabError(.badInput, "source '\(text)': expected SCHEME:TARGET\(hint)")
         }
         scheme = String(text[..<colon])
         var rest = String(text[text.index(after: colon)...])
@@ -41,14 +34,4 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { text }
-
-    static var schemeNames: String { schemes.map(\.scheme).joined(separator: ", ") }
-
-    /// Throws when an option outside `known` was given.
-    func checkOptions(_ known: [String]) throws {
-        for key in options.keys.sorted() where !known.contains(key) {
-            let allowed = known.isEmpty ? "it takes none" : "known: " + known.joined(separator: ", ")
-            throw FramelabError(.badInput, "source '\(text)': unknown option '\(key)' (\(allowed))")
-        }
-    }
 }

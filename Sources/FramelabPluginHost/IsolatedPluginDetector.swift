@@ -1,7 +1,7 @@
 import CFramelabPlugin
 import FramelabCore
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 
 /// A detector plugin run in a child process (`--isolate`): a `FaceDetector` whose
 /// crash, hang or timeout fails the frame with a message instead of ending the host.

@@ -1,5 +1,6 @@
 import CFramelabPlugin
 import FramelabCore
+import FramelabElements
 import FramelabFilters
 
 /// A plugin filter run in a child process (`--isolate`): a crash, hang or timeout fails

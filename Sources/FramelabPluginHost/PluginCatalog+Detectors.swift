@@ -1,6 +1,6 @@
 import FramelabCore
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 
 extension PluginCatalog {
     /// The built-in detectors plus every plugin detector, in one `DetectorRegistry`, so
@@ -11,7 +11,8 @@ extension PluginCatalog {
         var registry = DetectorRegistry.builtIns
         let clashes = nameClashes(builtIns: registry.descriptors.map { ($0.name, $0.origin) })
         for e in elements where e.info.kind == .detector && clashes[e.info.name] == nil {
-            registry.register(Self.detectorDescriptor(e, isolation: isolation))
+            // Unique by the check above, so registering cannot clash.
+            try? registry.register(Self.detectorDescriptor(e, isolation: isolation))
         }
         return (registry, clashes)
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FramelabCore
+import FramelabElements
 import FramelabFilters
 
 /// Every plugin Framelab found: where it looked, what loaded, what was rejected and why,
@@ -96,16 +97,9 @@ public struct PluginCatalog: Sendable {
     }
 
     /// Names defined more than once among `builtIns` (name, origin) and every plugin element,
-    /// each with a one-line message naming every origin.
+    /// whatever its kind, each with a one-line message naming every origin (`ElementNameClash`).
     func nameClashes(builtIns: [(name: String, origin: String)]) -> [String: String] {
-        var origins: [String: [String]] = [:]
-        for (name, origin) in builtIns { origins[name, default: []].append(origin) }
-        for e in elements { origins[e.info.name, default: []].append(e.info.path) }
-        var clashes: [String: String] = [:]
-        for (name, from) in origins where from.count > 1 {
-            clashes[name] = "element name '\(name)' is defined more than once (\(from.joined(separator: ", "))); rename one or drop it from the plugin path"
-        }
-        return clashes
+        ElementNameClash.find(builtIns + elements.map { ($0.info.name, $0.info.path) })
     }
 
     /// A filter element as a registry entry; instances run in-process or isolated.

@@ -1,6 +1,6 @@
 import CFramelabPlugin
 import FramelabCore
-import FramelabFilters
+import FramelabElements
 
 /// Reads and validates an element's C description into a `PluginElementInfo`.
 ///

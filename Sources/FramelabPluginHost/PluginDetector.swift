@@ -1,7 +1,7 @@
 import CFramelabPlugin
 import FramelabCore
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 
 /// A detector plugin element run in this process: a `FaceDetector` like the built-ins,
 /// so `run --detector` and `eval --detector` take it by name.

@@ -1,11 +1,8 @@
 import FramelabCore
-import FramelabFilters
+import FramelabElements
 
-/// What an element is: the two kinds the ABI knows.
-public enum PluginElementKind: String, Sendable, Codable {
-    case filter
-    case detector
-}
+/// What an element is: the two kinds the ABI knows, the registries' own `ElementKind`.
+public typealias PluginElementKind = ElementKind
 
 /// A validated, Swift-side copy of one element's description.
 public struct PluginElementInfo: Sendable {

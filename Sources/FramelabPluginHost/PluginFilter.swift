@@ -1,5 +1,6 @@
 import CFramelabPlugin
 import FramelabCore
+import FramelabElements
 import FramelabFilters
 
 /// A plugin filter element run in this process, as a `FrameFilter`.

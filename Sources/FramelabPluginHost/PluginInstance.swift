@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CFramelabPlugin
 import FramelabCore
-import FramelabFilters
+import FramelabElements
 
 /// One created instance of a plugin element: create on init, destroy on deinit.
 ///

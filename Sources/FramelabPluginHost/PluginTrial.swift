@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabDetection
+import FramelabElements
 import FramelabFilters
 
 /// The test run every element gets before it is accepted: default parameters, one

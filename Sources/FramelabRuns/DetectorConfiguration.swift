@@ -1,5 +1,5 @@
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 
 /// A detector as configured for an evaluation, as one comparable line:
 /// `opencv-haar:accuracy=low,scale=1.2 defaults:max-size=0,min-size=24,neighbours=3,…` —

@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabDetection
+import FramelabElements
 import FramelabFilters
 
 /// The `elements` rows of a run: for each filter and detector spec, the stage it ran in,
@@ -14,11 +15,7 @@ public enum RunElements {
                                   plugins: PluginFiles = [:]) throws -> [ElementRow] {
         try zip(filters, stages).map { spec, stage -> ElementRow in
             let d = try registry.descriptor(for: spec)
-            var values: [String: String] = [:]
-            for p in d.parameters { values[p.name] = p.defaultValue.description }
-            for (key, text) in spec.arguments {
-                if let p = d.parameters.first(where: { $0.name == key }) { values[key] = try p.parse(text, element: d.name).description }
-            }
+            let values = try d.parameterValues(spec).values.mapValues(\.description)
             let params = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: ",")
             return ElementRow(stage: stage, kind: "filter", element: d.name, params: params,
                               plugin: plugins[d.name] ?? (d.origin == "built-in" ? nil : (d.origin, d.version)),

@@ -4,6 +4,7 @@ import FramelabDetection
 import FramelabEvaluation
 import FramelabPipeline
 import FramelabRecording
+import FramelabSources
 
 /// Records a pipeline run into an HDF5 file as the engine delivers its events: frames,
 /// stage timings, failures and source events, and — when the run has detector stages —

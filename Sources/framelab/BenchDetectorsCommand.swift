@@ -3,8 +3,8 @@ import FramelabCore
 import FramelabCV
 import FramelabDatasets
 import FramelabDetection
+import FramelabElements
 import FramelabEvaluation
-import FramelabFilters
 import Foundation
 
 /// `framelab bench detectors`: Framelab's SIMD cascade against OpenCV's CascadeClassifier

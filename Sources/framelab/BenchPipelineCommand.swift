@@ -1,6 +1,7 @@
 import ArgumentParser
 import FramelabCore
 import FramelabEvaluation
+import FramelabElements
 import FramelabFilters
 import FramelabPipeline
 import Foundation

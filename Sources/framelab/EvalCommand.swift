@@ -3,7 +3,7 @@ import FramelabCore
 import FramelabDatasets
 import FramelabDetection
 import FramelabEvaluation
-import FramelabFilters
+import FramelabElements
 import FramelabPipeline
 import FramelabRecording
 import FramelabRuns

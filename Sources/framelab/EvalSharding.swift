@@ -1,7 +1,7 @@
 import FramelabCore
 import FramelabDatasets
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabRecording
 import FramelabRuns
 import FramelabScaleOut

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FramelabCore
-import FramelabFilters
+import FramelabElements
 import FramelabPluginHost
 
 /// `framelab filters`: the filters `--filter` accepts, with their parameters; or, with

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FramelabCV
+import FramelabSources
 
 @main
 struct Framelab: ParsableCommand {
@@ -6,8 +8,8 @@ struct Framelab: ParsableCommand {
         commandName: "framelab",
         abstract: "A vision research workbench: run frames through filters, time every stage, record to HDF5.",
         discussion: """
-            Sources: image:PATH, images:DIR, video:PATH[?pace=fast|realtime], synthetic:WxH@FPS, camera:/dev/videoN[?…], \
-            dataset:FORMAT:PATH. Face detectors: `framelab detectors`; accuracy on datasets: `framelab eval`. \
+            Sources: \(SourceRegistry.builtIns.schemes.map(\.synopsis).joined(separator: ", ")) (`framelab run --help` \
+            describes each). Face detectors: `framelab detectors`; accuracy on datasets: `framelab eval`. \
             Runs are recorded into HDF5 files (one file holds many runs); see docs/hdf5-schema.md.
             """,
         version: FramelabVersionInfo.text,
@@ -15,4 +17,11 @@ struct Framelab: ParsableCommand {
                       DevicesCommand.self, EvalCommand.self, DetectorsCommand.self, DatasetCommand.self,
                       BenchCommand.self, MergeCommand.self, SubmitCommand.self]
     )
+
+    /// Process-wide settings belong to the program, not to a library as it loads: they are
+    /// made here, before any command runs.
+    static func main() {
+        VideoLogs.quiet()
+        main(nil)
+    }
 }

@@ -3,13 +3,13 @@ import FramelabCore
 import FramelabPipeline
 import Foundation
 
-/// Signals a live run listens to: SIGUSR1 switches the camera to its next listed device,
+/// Signals a live run listens to: SIGUSR1 switches a live source (a camera) to its next device,
 /// SIGUSR2 asks for a snapshot. Handlers only set flags; the run's threads act on them.
 final class LiveControls: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let lock = Lock()
     private var snapshotWanted = false
-    private var camera: CameraSource?
+    private var live: (any LiveSource)?
 
     /// Installed first thing in a run, so an early signal is not fatal (their default action).
     init() {
@@ -17,19 +17,19 @@ final class LiveControls: @unchecked Sendable {
         add(SIGUSR2) { [weak self] in self?.requestSnapshot() }
     }
 
-    /// The camera SIGUSR1 switches, once it is open.
-    func attach(_ camera: CameraSource?) {
-        lock.withLock { self.camera = camera }
+    /// The live source SIGUSR1 switches, once it is open.
+    func attach(_ live: (any LiveSource)?) {
+        lock.withLock { self.live = live }
     }
 
     private func switchCamera() {
-        let camera = lock.withLock { self.camera }
-        guard let camera else {
+        let live = lock.withLock { self.live }
+        guard let live else {
             printToStandardError("framelab: SIGUSR1 ignored: the source is not a camera")
             return
         }
         printToStandardError("framelab: SIGUSR1: switching to the next camera")
-        camera.requestSwitch()
+        live.requestSwitch()
     }
 
     private func add(_ sig: Int32, _ action: @escaping @Sendable () -> Void) {

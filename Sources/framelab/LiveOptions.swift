@@ -53,8 +53,8 @@ struct LiveOptions: ParsableArguments {
 
     func makeOutputs(source: any FrameSource, stageNames: [String], controls: LiveControls,
                      stop: @escaping () -> Void) -> RunOutputs {
-        let camera = source as? CameraSource
-        let window = preview ? PreviewWindow(stageNames: stageNames, onSwitch: { camera?.requestSwitch() },
+        let live = source as? any LiveSource
+        let window = preview ? PreviewWindow(stageNames: stageNames, onSwitch: { live?.requestSwitch() },
                                              onSnapshot: { controls.requestSnapshot() }, onQuit: stop) : nil
         return RunOutputs(record: record, snapshotDirectory: snapshot, snapshotEvery: snapshotEvery, preview: window,
                           controls: controls, fps: maxFPS.map { min($0, source.nominalFPS ?? $0) } ?? source.nominalFPS ?? 30)

@@ -1,6 +1,6 @@
 import FramelabCore
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabPluginHost
 import FramelabRecording
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FramelabCore
 import FramelabDetection
+import FramelabElements
 import FramelabFilters
 import FramelabPluginHost
 import FramelabPipeline

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FramelabCore
-import FramelabFilters
+import FramelabElements
 import FramelabPluginHost
 
 /// `framelab plugins describe NAME`: one element's parameters.

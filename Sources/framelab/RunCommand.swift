@@ -1,11 +1,12 @@
 import ArgumentParser
-import Dispatch
 import FramelabCore
+import FramelabElements
 import FramelabEvaluation
 import FramelabFilters
 import FramelabPipeline
 import FramelabRecording
 import FramelabRuns
+import FramelabSources
 import Foundation
 
 /// `framelab run`: frames from a source through filters, every stage timed, optionally
@@ -16,7 +17,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Run frames from a source through filter stages, timing every stage.",
         discussion: """
             Source specs:
-              \(SourceSpec.schemes.map(\.usage).joined(separator: "\n  "))
+              \(SourceRegistry.builtIns.schemes.map(\.usage).joined(separator: "\n  "))
 
             Filters (see `framelab filters`): --filter NAME[:key=value,...], repeatable, applied in order. \
             --path picks the built-ins' implementation: simd (default), scalar, opencv, or recipe, which \
@@ -114,14 +115,14 @@ struct RunCommand: ParsableCommand {
                 + RunElements.detectorRows(try detectors.map { try ElementSpec(parsing: $0) },
                                            registry: pluginSetup.detectorRegistry, firstStage: filterStages.count,
                                            plugins: pluginSetup.pluginFiles)
-            source = try SourceFactory.open(self.source)
+            source = try SourceRegistry.builtIns.open(self.source)
         } catch {
             throw failure(error)
         }
         let pipeline = Pipeline(source: source, stages: stages, policy: policy.flatMap(DropPolicy.init),
                                 maxFrames: frames, queueCapacity: queueCapacity, maxFPS: live.maxFPS,
                                 workers: workers, pipelining: pipelining)
-        if let camera = source as? CameraSource { printToStandardError("framelab: camera \(camera.negotiation)") }
+        if let live = source as? any LiveSource { printToStandardError("framelab: camera \(live.negotiation)") }
         let stageNames = stages.map(\.name)
 
         let id = runID ?? RunIdentifier.make()
@@ -140,7 +141,7 @@ struct RunCommand: ParsableCommand {
         defer { interrupt.cancel() }
         var tally = RunTally(stageCount: stages.count)
         let progress = ProgressLine(total: frames ?? source.expectedFrameCount, enabled: !quiet)
-        controls.attach(source as? CameraSource)
+        controls.attach(source as? any LiveSource)
         let outputs = live.makeOutputs(source: source, stageNames: stageNames, controls: controls,
                                        stop: { pipeline.requestStop() })
 
@@ -199,33 +200,8 @@ struct RunCommand: ParsableCommand {
         ]) { $1 }
         if let frames { attributes["frames_requested"] = .int(Int64(frames)) }
         if let fps = source.nominalFPS { attributes["source_fps"] = .double(fps) }
-        if let camera = source as? CameraSource { attributes["camera_negotiation"] = .string(camera.negotiation) }
+        if let live = source as? any LiveSource { attributes["camera_negotiation"] = .string(live.negotiation) }
         if let maxFPS = live.maxFPS { attributes["max_fps"] = .double(maxFPS) }
         return attributes
-    }
-}
-
-/// Turns SIGINT and SIGTERM into a call to `action`, once, instead of ending the process,
-/// so a stopped run still finishes its HDF5 records.
-final class InterruptHandler: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
-
-    init(_ action: @escaping @Sendable () -> Void) {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                printToStandardError("\nframelab: stopping after the frame in progress (signal \(sig))")
-                action()
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func cancel() {
-        for s in sources { s.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }

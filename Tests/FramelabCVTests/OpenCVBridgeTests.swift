@@ -5,6 +5,10 @@ import Foundation
 import Testing
 
 @Suite struct OpenCVBridgeTests {
+    /// The program's start-up would silence FFmpeg (the truncated and unreadable videos
+    /// here make it talk); a test process has no start-up of its own.
+    init() { VideoLogs.quiet() }
+
     @Test func cvMatHeaderPointsAtTheSamePixels() {
         let m = Mat(format: .bgra8, width: 33, height: 17, stride: 33 * 4 + 12)
         #expect(m.openCVHeaderAddress == m.pixelAddress)

@@ -2,7 +2,7 @@ import Foundation
 import FramelabCore
 import FramelabCV
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import FramelabCore
 import FramelabCV
 @testable import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabTestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import FramelabCore
 import FramelabDatasets
 import FramelabDetection
 import FramelabEvaluation
-import FramelabFilters
+import FramelabElements
 import Testing
 
 @Suite struct DatasetEvaluatorTests {

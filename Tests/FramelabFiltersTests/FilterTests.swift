@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabCV
+import FramelabElements
 import FramelabFilters
 import Testing
 

@@ -1,3 +1,4 @@
+import FramelabElements
 import FramelabCore
 import Foundation
 @testable import FramelabFilters

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabElements
 import FramelabFilters
 import Testing
 

@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabPipeline
+import FramelabSources
 import Testing
 
 /// drop-late's freshness check: with a stage slower than the frame interval, a frame that
@@ -11,7 +12,7 @@ import Testing
         // it 80-130 ms after arrival (over 100 ms for about 60% of frames); waiting for the
         // next frame when the waiting one is over 20 ms old keeps nearly all within 100 ms.
         let interval: UInt64 = 50_000_000
-        let source = try SourceFactory.open("synthetic:32x24@20")
+        let source = try SourceRegistry.builtIns.open("synthetic:32x24@20")
         let pipeline = Pipeline(source: source, stages: [SlowStage(milliseconds: 80)], policy: .dropLate, maxFrames: 24)
         var c = Collected()
         try pipeline.run { c.add($0) }

@@ -1,6 +1,8 @@
 import FramelabCore
+import FramelabElements
 import FramelabFilters
 import FramelabPipeline
+import FramelabSources
 import Testing
 
 /// Counts how many frames are inside `process` at once, across every replica.
@@ -58,7 +60,7 @@ final class ReusingCounterFilter: FrameFilter {
     func keepAllDeliversEveryFrameInOrder(workers: Int, pipelining: Bool) throws {
         let probe = ConcurrencyProbe()
         let stages: [any PipelineStage] = [ProbedStage(probe: probe, milliseconds: 2), try Self.sepiaStage()]
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:32x24@1000"), stages: stages, policy: .keepAll,
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@1000"), stages: stages, policy: .keepAll,
                                 maxFrames: 40, workers: workers, pipelining: pipelining)
         var c = Collected()
         try pipeline.run { c.add($0) }
@@ -75,7 +77,7 @@ final class ReusingCounterFilter: FrameFilter {
         let probe = ConcurrencyProbe()
         let stages: [any PipelineStage] = [ProbedStage(name: "a", probe: probe, milliseconds: 5),
                                            ProbedStage(name: "b", probe: probe, milliseconds: 5)]
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:32x24@1000"), stages: stages, policy: .keepAll,
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@1000"), stages: stages, policy: .keepAll,
                                 maxFrames: 12, pipelining: true)
         var c = Collected()
         try pipeline.run { c.add($0) }
@@ -86,7 +88,7 @@ final class ReusingCounterFilter: FrameFilter {
     @Test func dropLateWithWorkersKeepsTheNewestAndRecordsEveryDrop() throws {
         let probe = ConcurrencyProbe()
         // 200 fps source, two workers at 20 ms each: about half of all frames must be dropped.
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:32x24@200"),
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@200"),
                                 stages: [ProbedStage(probe: probe, milliseconds: 20)], policy: .dropLate,
                                 maxFrames: 12, workers: 2)
         var c = Collected()
@@ -101,14 +103,14 @@ final class ReusingCounterFilter: FrameFilter {
 
     @Test func failuresWithWorkersLandOnTheirFrames() throws {
         let stages: [any PipelineStage] = [FailingStage(failOn: [3, 7, 8])]
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:32x24@1000"), stages: stages, policy: .keepAll,
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@1000"), stages: stages, policy: .keepAll,
                                 maxFrames: 10, workers: 2)
         let error = #expect(throws: FramelabError.self) { try pipeline.run { _ in } }
         // FailingStage has no replica: the run says so before reading a frame.
         #expect(error?.message == "stage 'flaky' cannot run on several workers (it has no replica)")
 
         let shared = ReplicableFailingStage(failOn: [3, 7, 8])
-        let parallel = Pipeline(source: try SourceFactory.open("synthetic:32x24@1000"), stages: [shared], policy: .keepAll,
+        let parallel = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@1000"), stages: [shared], policy: .keepAll,
                                 maxFrames: 10, workers: 2)
         var c = Collected()
         try parallel.run { c.add($0) }
@@ -126,7 +128,7 @@ final class ReusingCounterFilter: FrameFilter {
                                   makeFilter: { ReusingCounterFilter(calls: calls) })
         let probe = ConcurrencyProbe()
         let stages: [any PipelineStage] = [counter, ProbedStage(probe: probe, milliseconds: 1)]
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:32x24@1000"), stages: stages, policy: .keepAll,
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@1000"), stages: stages, policy: .keepAll,
                                 maxFrames: 20, workers: workers, pipelining: pipelining)
         var held: [Mat] = []
         try pipeline.run { if case .output(let f) = $0 { held.append(f.image) } }
@@ -136,7 +138,7 @@ final class ReusingCounterFilter: FrameFilter {
 
         // Built-in filters hand out a fresh buffer while a frame still holds the last one.
         var outputs: [Mat] = []
-        let sepia = Pipeline(source: try SourceFactory.open("synthetic:64x48@1000"), stages: [try Self.sepiaStage()],
+        let sepia = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:64x48@1000"), stages: [try Self.sepiaStage()],
                              policy: .keepAll, maxFrames: 6, workers: workers, pipelining: pipelining)
         try sepia.run { if case .output(let f) = $0 { outputs.append(f.image) } }
         for (a, b) in zip(outputs, outputs.dropFirst()) { #expect(!a.sharesPixels(with: b)) }

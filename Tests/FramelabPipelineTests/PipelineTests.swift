@@ -1,6 +1,8 @@
 import FramelabCore
+import FramelabElements
 import FramelabFilters
 import FramelabPipeline
+import FramelabSources
 import Testing
 
 /// A stage that takes a fixed time per frame, to make the consumer fall behind.
@@ -53,7 +55,7 @@ struct Collected {
 @Suite struct PipelineTests {
     @Test func slowStageUnderDropLateDropsAndRecordsWhich() throws {
         // 200 fps source, 20 ms stage: about 3 of every 4 frames must be dropped.
-        let source = try SourceFactory.open("synthetic:32x24@200")
+        let source = try SourceRegistry.builtIns.open("synthetic:32x24@200")
         let pipeline = Pipeline(source: source, stages: [SlowStage(milliseconds: 20)], policy: .dropLate, maxFrames: 10)
         var c = Collected()
         try pipeline.run { c.add($0) }
@@ -67,7 +69,7 @@ struct Collected {
     }
 
     @Test func slowStageUnderKeepAllDropsNothing() throws {
-        let source = try SourceFactory.open("synthetic:32x24@200")
+        let source = try SourceRegistry.builtIns.open("synthetic:32x24@200")
         let pipeline = Pipeline(source: source, stages: [SlowStage(milliseconds: 10)], policy: .keepAll, maxFrames: 15)
         var c = Collected()
         try pipeline.run { c.add($0) }
@@ -82,7 +84,7 @@ struct Collected {
             let spec = try ElementSpec(parsing: text)
             return FilterStage(try registry.instantiate(spec), acceptedFormats: registry[spec.name]!.formats)
         }
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:64x48@1000"), stages: stages,
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:64x48@1000"), stages: stages,
                                 policy: .keepAll, maxFrames: 5)
         var c = Collected()
         try pipeline.run { c.add($0) }
@@ -91,7 +93,7 @@ struct Collected {
     }
 
     @Test func aFailingStageRecordsTheFrameAndTheRunGoesOn() throws {
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:32x24@1000"),
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@1000"),
                                 stages: [FailingStage(failOn: [2, 4])], policy: .keepAll, maxFrames: 6)
         var c = Collected()
         try pipeline.run { c.add($0) }
@@ -106,13 +108,13 @@ struct Collected {
         let stages: [any PipelineStage] = try ["gray", "sepia"].map {
             FilterStage(try registry.instantiate(ElementSpec(name: $0)), acceptedFormats: registry[$0]!.formats)
         }
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:32x24@1000"), stages: stages, maxFrames: 3)
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@1000"), stages: stages, maxFrames: 3)
         let error = #expect(throws: FramelabError.self) { try pipeline.run { _ in } }
         #expect(error?.message == "stage 'sepia' does not accept gray8 images (accepts bgra8, bgr8)")
     }
 
     @Test func requestStopEndsALiveRun() throws {
-        let pipeline = Pipeline(source: try SourceFactory.open("synthetic:32x24@100"), stages: [])
+        let pipeline = Pipeline(source: try SourceRegistry.builtIns.open("synthetic:32x24@100"), stages: [])
         var count = 0
         try pipeline.run { event in
             if case .frame = event { count += 1 }

@@ -1,7 +1,7 @@
 import FramelabCore
 import FramelabCV
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabPluginHost
 import FramelabTestSupport
 import Foundation

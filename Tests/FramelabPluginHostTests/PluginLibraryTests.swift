@@ -1,5 +1,5 @@
 import FramelabCore
-import FramelabFilters
+import FramelabElements
 import FramelabPluginHost
 import FramelabTestSupport
 import Foundation

@@ -1,5 +1,5 @@
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 import FramelabRuns
 import FramelabScaleOut
 import Testing

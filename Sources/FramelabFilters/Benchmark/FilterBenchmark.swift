@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabElements
 import FramelabCV
 
 #if canImport(Glibc)

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import FramelabCore
 
-/// Thin wrappers over read/write/poll on the worker channel; EINTR is retried here and
-/// nowhere else.
+/// Thin wrappers over read/send/poll on the worker channel (a socket pair); EINTR is
+/// retried here and nowhere else.
 enum FileDescriptorIO {
     enum ReadResult { case complete, endOfFile }
 
@@ -21,11 +21,13 @@ enum FileDescriptorIO {
         return .complete
     }
 
-    /// Writes all `count` bytes; false when the reader is gone (EPIPE).
-    static func write(_ fd: Int32, from buffer: UnsafeRawPointer, count: Int) throws -> Bool {
+    /// Sends all `count` bytes on a channel socket; false when the reader is gone (EPIPE).
+    /// MSG_NOSIGNAL turns a dead reader into that EPIPE instead of a SIGPIPE that would kill
+    /// the process, without touching the process's signal dispositions.
+    static func send(_ fd: Int32, from buffer: UnsafeRawPointer, count: Int) throws -> Bool {
         var done = 0
         while done < count {
-            let n = Glibc.write(fd, buffer + done, count - done)
+            let n = Glibc.send(fd, buffer + done, count - done, Int32(MSG_NOSIGNAL))
             if n >= 0 { done += n; continue }
             if errno == EINTR { continue }
             if errno == EPIPE { return false }

@@ -4,7 +4,7 @@ import Glibc
 import CFramelabPlugin
 import FramelabCore
 import FramelabDetection
-import FramelabFilters
+import FramelabElements
 
 /// The child side of isolation: `framelab-plugin-worker PATH ELEMENT [key=value …]`.
 ///
@@ -51,7 +51,7 @@ public enum PluginWorker {
         h.messageLength = Int32(bytes.count)
         var packet = withUnsafeBytes(of: &h) { Array($0) }
         packet += bytes
-        _ = try? packet.withUnsafeBytes { try FileDescriptorIO.write(fd, from: $0.baseAddress!, count: $0.count) }
+        _ = try? packet.withUnsafeBytes { try FileDescriptorIO.send(fd, from: $0.baseAddress!, count: $0.count) }
     }
 
     private static func printError(_ text: String) {

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import FramelabCore
-import FramelabFilters
 
 /// The host's side of one plugin worker: a child process that loads one element, maps
 /// the shared memory and answers requests. A crash, an exit or a reply later than the
@@ -23,7 +22,6 @@ final class PluginWorkerClient {
 
     init(element: PluginElement, arguments: [String], shared: SharedMemoryFile, arena: SharedFrameArena?) throws {
         self.element = element
-        IsolationEnvironment.ignoreBrokenPipes()
         let channel = try FileDescriptorIO.makeChannel()
         defer { close(channel.worker) }  // only the worker keeps its end
         do {
@@ -54,7 +52,7 @@ final class PluginWorkerClient {
     func call(_ request: WorkerRequest, timeout: Int) throws -> WorkerResponse {
         guard isRunning else { throw FramelabError(.processing, "element \(element.label): worker is not running") }
         var r = request
-        let sent = try withUnsafeBytes(of: &r) { try FileDescriptorIO.write(channel, from: $0.baseAddress!, count: $0.count) }
+        let sent = try withUnsafeBytes(of: &r) { try FileDescriptorIO.send(channel, from: $0.baseAddress!, count: $0.count) }
         guard sent else { throw died(doing: "receiving a frame") }
         return try receive(timeout: timeout, doing: request.operation == WorkerRequest.Operation.detect.rawValue
                            ? "detecting" : "processing a frame")
@@ -88,25 +86,5 @@ final class PluginWorkerClient {
         isRunning = false
         let how = child.wait()
         return FramelabError(.processing, "element \(element.label): the worker \(how) while \(doing)")
-    }
-}
-
-/// Process-wide settings isolation needs.
-enum IsolationEnvironment {
-    /// A write to a dead worker's channel must fail with EPIPE, not kill the host.
-    static func ignoreBrokenPipes() {
-        signal(SIGPIPE, SIG_IGN)
-    }
-
-    /// The worker executable: $FRAMELAB_PLUGIN_WORKER, else `framelab-plugin-worker`
-    /// next to the running executable (the build puts them side by side).
-    static func workerExecutable() throws -> String {
-        if let path = getenv("FRAMELAB_PLUGIN_WORKER").map({ String(cString: $0) }), !path.isEmpty { return path }
-        if let exe = PluginSDK.executablePath() {
-            let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            let candidate = dir + "/framelab-plugin-worker"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        throw FramelabError(.io, "cannot find framelab-plugin-worker next to the framelab executable (build it, or set FRAMELAB_PLUGIN_WORKER)")
     }
 }

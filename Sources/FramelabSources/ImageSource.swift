@@ -1,8 +1,13 @@
 import FramelabCore
 import FramelabCV
+import FramelabPipeline
 
 /// `image:PATH[?repeat=N]`: one decoded image, delivered N times.
 public final class ImageSource: FrameSource {
+    public static let scheme = SourceScheme(
+        "image", usage: "image:PATH[?repeat=N] — one image file, delivered N times (default 1)"
+    ) { try ImageSource(spec: $0) }
+
     public let spec: SourceSpec
     public let isLive = false
     public let nominalFPS: Double? = nil

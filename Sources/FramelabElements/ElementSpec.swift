@@ -1,6 +1,6 @@
 import FramelabCore
 
-/// `NAME[:key=value,…]` as written after `--filter` (and, later, `--detector`).
+/// `NAME[:key=value,…]` as written after `--filter` and `--detector`.
 public struct ElementSpec: Sendable, Equatable, CustomStringConvertible {
     public let name: String
     /// Raw `key=value` pairs in the order given.

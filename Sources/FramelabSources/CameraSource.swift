@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabPipeline
 import FramelabV4L2
 
 /// `camera:/dev/videoN[,/dev/videoM…][?width=W&height=H&fps=F&format=yuyv|mjpeg&buffers=N
@@ -9,11 +10,13 @@ import FramelabV4L2
 /// the clock `arrival` uses), `arrival` the moment Framelab dequeued it. With more than
 /// one device listed, `requestSwitch()` moves to the next one without stopping the run.
 // @unchecked: only `requestSwitch()` is called from other threads, and it goes through a Monitor.
-public final class CameraSource: FrameSource, @unchecked Sendable {
+public final class CameraSource: LiveSource, @unchecked Sendable {
     public static let usage = "camera:/dev/videoN[,/dev/videoM][?width=W&height=H&fps=F&format=yuyv|mjpeg"
         + "&buffers=N&orientation=0|90|180|270&mirror=true&timeout-ms=T&retries=R] — a V4L2 camera (see docs/cameras.md)"
     static let optionNames = ["width", "height", "fps", "format", "buffers", "orientation", "mirror",
                               "timeout-ms", "retries"]
+
+    public static let scheme = SourceScheme("camera", usage: usage) { try CameraSource(spec: $0) }
 
     public let spec: SourceSpec
     public let isLive = true

@@ -1,10 +1,15 @@
 import FramelabCore
 import FramelabCV
+import FramelabPipeline
 import Foundation
 
 /// `images:DIR`: every image file in a folder, sorted by name. A file that does not
 /// decode becomes a recorded failure and the run goes on.
 public final class ImageFolderSource: FrameSource {
+    public static let scheme = SourceScheme(
+        "images", usage: "images:DIR — every image file in DIR, sorted by name"
+    ) { try ImageFolderSource(spec: $0) }
+
     public let spec: SourceSpec
     public let isLive = false
     public let nominalFPS: Double? = nil

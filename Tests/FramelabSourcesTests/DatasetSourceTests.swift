@@ -1,6 +1,7 @@
 import Foundation
 import FramelabCore
 import FramelabPipeline
+import FramelabSources
 import FramelabTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
         let astronaut = TestSupport.packageRoot.appendingPathComponent("Datasets/sample/images/astronaut.png").path
         let csv = dir.appendingPathComponent("faces.csv").path
         try "image,x,y,width,height\n\(astronaut),180,70,90,100\nmissing.png,,,,\n".write(toFile: csv, atomically: true, encoding: .utf8)
-        let source = try SourceFactory.open("dataset:csv:" + csv)
+        let source = try SourceRegistry.builtIns.open("dataset:csv:" + csv)
         #expect(source.expectedFrameCount == 2)
         guard case .frame(let f)? = try source.next() else { Issue.record("expected a frame"); return }
         #expect(f.index == 0 && f.image.width == 512 && f.origin == astronaut)
@@ -24,7 +25,7 @@ import Testing
         let csv = dir.appendingPathComponent("bad.csv").path
         try "image,x,y,width,height\na.png,1,2,x,4\n".write(toFile: csv, atomically: true, encoding: .utf8)
         do {
-            _ = try SourceFactory.open("dataset:csv:" + csv)
+            _ = try SourceRegistry.builtIns.open("dataset:csv:" + csv)
             Issue.record("accepted a malformed dataset")
         } catch let e as FramelabError {
             #expect(e.message.contains("dataset:csv:") && e.message.contains("line 2"))

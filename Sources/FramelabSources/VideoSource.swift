@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabCV
+import FramelabPipeline
 
 /// `video:PATH[?pace=fast|realtime]`: a decoded video file.
 ///
@@ -8,6 +9,10 @@ import FramelabCV
 /// display rate. A file that ends before the frame count its container declares is an
 /// error (truncated), after the frames it did hold have been delivered.
 public final class VideoSource: FrameSource {
+    public static let scheme = SourceScheme(
+        "video", usage: "video:PATH[?pace=fast|realtime] — a video file, as fast as possible or at its frame rate"
+    ) { try VideoSource(spec: $0) }
+
     public enum Pace: String, Sendable { case fast, realtime }
 
     public let spec: SourceSpec

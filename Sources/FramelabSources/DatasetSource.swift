@@ -1,12 +1,17 @@
 import FramelabCore
 import FramelabCV
 import FramelabDatasets
+import FramelabPipeline
 
 /// `dataset:FORMAT:PATH`: the images of an annotated face dataset in annotation order
 /// (see `FaceDataset.load`). Each frame carries its image's `AnnotatedImage` (the
 /// ground truth) as an annotation. A missing or corrupt image becomes a recorded failure
 /// and the run goes on.
 public final class DatasetSource: FrameSource {
+    public static let scheme = SourceScheme(
+        "dataset", usage: "dataset:FORMAT:PATH — the images of an annotated face dataset (fddb, wider, dlib, csv)"
+    ) { try DatasetSource(spec: $0) }
+
     public let spec: SourceSpec
     public let isLive = false
     public let nominalFPS: Double? = nil

@@ -1,11 +1,16 @@
 import FramelabCore
 import FramelabCV
 import FramelabPipeline
+import FramelabSources
 import FramelabTestSupport
 import Foundation
 import Testing
 
 @Suite struct SourceTests {
+    /// The program's start-up would silence FFmpeg (the truncated and unreadable videos
+    /// here make it talk); a test process has no start-up of its own.
+    init() { VideoLogs.quiet() }
+
     func drain(_ source: any FrameSource, limit: Int = 1000) throws -> [SourceItem] {
         var items: [SourceItem] = []
         while items.count < limit, let item = try source.next() { items.append(item) }
@@ -23,7 +28,7 @@ import Testing
     @Test func imageSourceDeliversTheImageRepeatTimes() throws {
         let dir = try TestSupport.makeTemporaryDirectory()
         try writeImages(1, in: dir)
-        let source = try SourceFactory.open("image:\(dir.path)/img00.png?repeat=3")
+        let source = try SourceRegistry.builtIns.open("image:\(dir.path)/img00.png?repeat=3")
         let items = try drain(source)
         #expect(items.count == 3)
         guard case .frame(let f) = items[2] else { Issue.record("expected a frame"); return }
@@ -36,7 +41,7 @@ import Testing
         try writeImages(3, in: dir)
         try Data("garbage".utf8).write(to: dir.appendingPathComponent("img01b.jpg"))
         try Data("notes".utf8).write(to: dir.appendingPathComponent("readme.txt"))
-        let items = try drain(try SourceFactory.open("images:\(dir.path)"))
+        let items = try drain(try SourceRegistry.builtIns.open("images:\(dir.path)"))
         #expect(items.count == 4)
         var frames: [Int] = []
         for item in items {
@@ -53,7 +58,7 @@ import Testing
 
     @Test func videoSourceDeliversEveryFrameWithIncreasingPts() throws {
         let path = try makeVideo(frames: 10, fps: 50)
-        let source = try SourceFactory.open("video:\(path)")
+        let source = try SourceRegistry.builtIns.open("video:\(path)")
         let items = try drain(source)
         #expect(items.count == 10)
         let pts = items.compactMap { if case .frame(let f) = $0 { return f.pts } else { return nil } }
@@ -63,13 +68,13 @@ import Testing
 
     @Test func realtimePaceReleasesFramesAtTheirPresentationTimes() throws {
         let path = try makeVideo(frames: 10, fps: 50)
-        let source = try SourceFactory.open("video:\(path)?pace=realtime")
+        let source = try SourceRegistry.builtIns.open("video:\(path)?pace=realtime")
         let start = MonotonicClock.now()
         let items = try drain(source)
         let elapsed = Double(MonotonicClock.now() - start) / 1e6
         #expect(items.count == 10)
         #expect(elapsed >= 175)  // the last frame is due at 180 ms
-        let fast = try SourceFactory.open("video:\(path)")
+        let fast = try SourceRegistry.builtIns.open("video:\(path)")
         let fastStart = MonotonicClock.now()
         _ = try drain(fast)
         #expect(Double(MonotonicClock.now() - fastStart) / 1e6 < elapsed)
@@ -80,7 +85,7 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let cut = path.replacingOccurrences(of: ".avi", with: "-cut.avi")
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))
-        let source = try SourceFactory.open("video:\(cut)")
+        let source = try SourceRegistry.builtIns.open("video:\(cut)")
         var delivered = 0
         let error = #expect(throws: FramelabError.self) {
             while try source.next() != nil { delivered += 1 }
@@ -95,7 +100,7 @@ import Testing
         let c = try SyntheticSource.render(index: 6, width: 64, height: 48)
         #expect(a.hasSamePixels(as: b))
         #expect(!a.hasSamePixels(as: c))
-        let source = try SourceFactory.open("synthetic:64x48@200")
+        let source = try SourceRegistry.builtIns.open("synthetic:64x48@200")
         #expect(source.isLive && source.defaultPolicy == .dropLate && source.nominalFPS == 200)
         let start = MonotonicClock.now()
         let items = try drain(source, limit: 21)
@@ -116,7 +121,7 @@ import Testing
         ("synthetic:64x48@30?speed=2", "unknown option 'speed'"),
     ])
     func badSpecsAreErrorsNamingTheInput(spec: String, expected: String) {
-        let error = #expect(throws: FramelabError.self) { try SourceFactory.open(spec) }
+        let error = #expect(throws: FramelabError.self) { try SourceRegistry.builtIns.open(spec) }
         #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
     }
 }

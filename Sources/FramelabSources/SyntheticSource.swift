@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabCV
+import FramelabPipeline
 
 /// `synthetic:WxH@FPS`: a deterministic moving test pattern with the frame number drawn
 /// in, produced on its own clock at FPS like a camera (a live source).
@@ -7,6 +8,10 @@ import FramelabCV
 /// Frame i is always the same image: a colour pattern scrolled by i * `scrollStep` pixels
 /// with "#i" written near the top-left corner.
 public final class SyntheticSource: FrameSource {
+    public static let scheme = SourceScheme(
+        "synthetic", usage: "synthetic:WxH@FPS — a deterministic moving test pattern at FPS frames per second"
+    ) { try SyntheticSource(spec: $0) }
+
     /// Pixels the pattern moves per frame.
     public static let scrollStep = 4
     /// The largest frame side accepted (8K).
