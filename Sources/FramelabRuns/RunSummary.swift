@@ -12,7 +12,7 @@ public struct RunSummary: Encodable, Sendable {
         public let p95_ms: Double
         public let p99_ms: Double
         public let max_ms: Double
-        /// Frames per second the stage alone sustains: 1000 / mean ms.
+        /// Frames per second the stage alone could sustain: 1000 / mean ms (not the run's rate: see `fps`).
         public let mean_fps: Double
         /// Share (0…1) of frames whose duration exceeds each budget, keyed by fps ("24", "30", "60").
         public let over_budget: [String: Double]
@@ -49,6 +49,38 @@ public struct RunSummary: Encodable, Sendable {
     /// Arrival to the start of the first stage, per processed frame, ms.
     public let queue_wait_p50_ms: Double
     public let queue_wait_p95_ms: Double
+    /// Each processed frame's end-to-end latency as one more row: percentiles and budget shares.
+    public let end_to_end: Stage?
+    /// The frame rates (of 24, 30, 60) whose budget the p95 end-to-end latency fits.
+    public var fits_fps: [Int] {
+        guard let e = end_to_end, e.frames > 0 else { return [] }
+        return FrameBudget.rates.filter { e.p95_ms <= FrameBudget.milliseconds(fps: $0) }
+    }
+    /// "run", "eval", "bench filters" (version-1 pipeline runs have none: "run").
+    public internal(set) var kind = "run"
+    /// Eval and merged runs: each detector's scores.
+    public internal(set) var detectors: [DetectorLine]?
+    /// Bench runs: each case's min and median, and the goal lines.
+    public internal(set) var bench_cases: [BenchCase]?
+    public internal(set) var goals: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case id, source, policy, status, frames, processed, dropped, failed, fps, stages, latency_p50_ms, latency_p95_ms,
+             latency_max_ms, queue_wait_p50_ms, queue_wait_p95_ms, end_to_end, fits_fps, kind, detectors, bench_cases, goals
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id); try c.encode(source, forKey: .source); try c.encode(policy, forKey: .policy)
+        try c.encode(status, forKey: .status); try c.encode(frames, forKey: .frames); try c.encode(processed, forKey: .processed)
+        try c.encode(dropped, forKey: .dropped); try c.encode(failed, forKey: .failed); try c.encode(fps, forKey: .fps)
+        try c.encode(stages, forKey: .stages); try c.encode(latency_p50_ms, forKey: .latency_p50_ms)
+        try c.encode(latency_p95_ms, forKey: .latency_p95_ms); try c.encode(latency_max_ms, forKey: .latency_max_ms)
+        try c.encode(queue_wait_p50_ms, forKey: .queue_wait_p50_ms); try c.encode(queue_wait_p95_ms, forKey: .queue_wait_p95_ms)
+        try c.encodeIfPresent(end_to_end, forKey: .end_to_end); try c.encode(fits_fps, forKey: .fits_fps)
+        try c.encode(kind, forKey: .kind); try c.encodeIfPresent(detectors, forKey: .detectors)
+        try c.encodeIfPresent(bench_cases, forKey: .bench_cases); try c.encodeIfPresent(goals, forKey: .goals)
+    }
 
     /// The summary of a recorded run.
     public init(_ run: RunData) {
@@ -73,15 +105,17 @@ public struct RunSummary: Encodable, Sendable {
         }
         self = tally.summary(id: run.id, source: text("source"), policy: text("policy"), status: text("status"),
                              stageNames: run.stageNames)
+        kind = text("kind").isEmpty ? "run" : text("kind")
     }
 
     init(id: String, source: String, policy: String, status: String, frames: Int, processed: Int, dropped: Int,
          failed: Int, fps: Double, stages: [Stage], latency_p50_ms: Double, latency_p95_ms: Double,
-         latency_max_ms: Double, queue_wait_p50_ms: Double, queue_wait_p95_ms: Double) {
+         latency_max_ms: Double, queue_wait_p50_ms: Double, queue_wait_p95_ms: Double, end_to_end: Stage?) {
         self.id = id; self.source = source; self.policy = policy; self.status = status; self.frames = frames
         self.processed = processed; self.dropped = dropped; self.failed = failed; self.fps = fps; self.stages = stages
         self.latency_p50_ms = latency_p50_ms; self.latency_p95_ms = latency_p95_ms; self.latency_max_ms = latency_max_ms
         self.queue_wait_p50_ms = queue_wait_p50_ms; self.queue_wait_p95_ms = queue_wait_p95_ms
+        self.end_to_end = end_to_end
     }
 
     /// Every run of a recording file (or the one named), summarised.
@@ -90,6 +124,11 @@ public struct RunSummary: Encodable, Sendable {
         if let runID, !ids.contains(runID) {
             throw FramelabError(.badInput, "'\(path)' has no run '\(runID)' (runs: \(ids.joined(separator: ", ")))")
         }
-        return try (runID.map { [$0] } ?? ids).map { RunSummary(try RecordingReader.readRun(path: path, id: $0)) }
+        return try (runID.map { [$0] } ?? ids).map { id in
+            let run = try RecordingReader.readRun(path: path, id: id)
+            var summary = RunSummary(run)
+            try summary.addKindDetails(run, path: path)
+            return summary
+        }
     }
 }

@@ -80,6 +80,7 @@ public struct RunTally: Sendable {
                 RunSummary.Stage(name, SampleStatistics(i < stageMilliseconds.count ? stageMilliseconds[i] : []))
             },
             latency_p50_ms: latency.percentile(50), latency_p95_ms: latency.percentile(95), latency_max_ms: latency.max,
-            queue_wait_p50_ms: wait.percentile(50), queue_wait_p95_ms: wait.percentile(95))
+            queue_wait_p50_ms: wait.percentile(50), queue_wait_p95_ms: wait.percentile(95),
+            end_to_end: latency.count > 0 ? RunSummary.Stage("end-to-end", latency) : nil)
     }
 }

@@ -7,13 +7,18 @@ import Foundation
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Summarise recorded runs: per stage p50/p95/p99/max ms, fps and share over the frame budgets.",
+        abstract: "Summarise recorded runs: per stage and end to end p50/p95/p99/max ms and share over the frame budgets; eval scores; bench cases.",
         discussion: """
             Budgets: 41.7 ms (24 fps), 33.3 ms (30 fps), 16.7 ms (60 fps). Percentiles interpolate \
-            linearly between ranks, like numpy. --json prints {"runs": [{"id", "stages": [{"name", \
-            "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "mean_fps", "over_budget": {"24", "30", \
-            "60"}}], "dropped", "latency_p50_ms", "latency_p95_ms", "latency_max_ms", ...}]}. Latency is a \
-            processed frame's arrival to the end of its last stage (queue wait plus processing).
+            linearly between ranks, like numpy. Each run is shown as its kind: a pipeline run (kind "run") \
+            its stages, an end-to-end row and which budgets its p95 end-to-end latency fits; an eval or merged \
+            run also each detector's AP, precision, recall, F1 and ms per image; a bench run its cases (min \
+            and median ms) and goal lines. fps is processed frames per second of the run. Latency is a \
+            processed frame's arrival to the end of its last stage (queue wait plus processing). \
+            Reads schema version 2 and version 1 files. --json prints {"runs": [{"id", "kind", "fps", \
+            "stages": [{"name", "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "mean_fps", "over_budget": \
+            {"24", "30", "60"}}], "end_to_end", "fits_fps", "dropped", "latency_p50_ms", ..., and "detectors", \
+            "bench_cases", "goals" where the kind has them}]}; a stage's mean_fps is 1000 / its mean ms.
             """)
 
     @Argument(help: "An HDF5 file written by `framelab run --out`.")

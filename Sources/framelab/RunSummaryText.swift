@@ -20,25 +20,62 @@ enum RunSummaryText {
         return lines.joined(separator: "\n")
     }
 
-    /// One run's table in `framelab report`.
+    /// One run in `framelab report`: its kind's table (pipeline stages, detector scores, bench cases).
     static func report(_ run: RunSummary) -> String {
-        var lines = [
-            "run \(run.id)  source \(run.source)  policy \(run.policy)  status \(run.status)",
-            "  \(run.processed) processed, \(run.dropped) dropped, \(run.failed) failed",
-            String(format: "  latency (arrival to last stage done) p50 %.2f ms, p95 %.2f ms, max %.2f ms; queue wait p50 %.2f ms",
-                   run.latency_p50_ms, run.latency_p95_ms, run.latency_max_ms, run.queue_wait_p50_ms),
-        ]
+        var lines = ["\(run.kind) \(run.id)  source \(run.source)\(run.policy.isEmpty ? "" : "  policy " + run.policy)  status \(run.status)"]
+        if let cases = run.bench_cases {
+            lines += benchTable(cases)
+        } else {
+            lines.append(String(format: "  %d processed, %d dropped, %d failed, %.1f fps", run.processed, run.dropped, run.failed, run.fps))
+            lines += stageTable(run)
+            if let detectors = run.detectors { lines += detectorTable(detectors) }
+        }
+        lines += (run.goals ?? []).map { "  " + $0 }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Per stage and end to end: percentiles and the share of frames over each budget, and the verdict.
+    private static func stageTable(_ run: RunSummary) -> [String] {
+        guard !run.stages.isEmpty else { return [] }
         let budgets = FrameBudget.rates.map { String(format: ">%.1fms", FrameBudget.milliseconds(fps: $0)) }
-        lines.append("  " + "stage".padding(toLength: 16, withPad: " ", startingAt: 0)
-                     + " frames   p50 ms   p95 ms   p99 ms   max ms  mean fps "
-                     + budgets.map { $0.leftPadded(9) }.joined())
-        for s in run.stages {
+        let width = max(16, run.stages.map(\.name.count).max() ?? 0)
+        var lines = ["  " + "stage".padding(toLength: width, withPad: " ", startingAt: 0)
+                     + " frames   p50 ms   p95 ms   p99 ms   max ms " + budgets.map { $0.leftPadded(9) }.joined()]
+        for s in run.stages + (run.end_to_end.map { [$0] } ?? []) {
             let shares = FrameBudget.rates.map { String(format: "%8.1f%%", 100 * (s.over_budget[String($0)] ?? 0)) }
-            lines.append("  " + s.name.padding(toLength: 16, withPad: " ", startingAt: 0)
-                         + String(format: " %6d %8.2f %8.2f %8.2f %8.2f %9.1f ", s.frames, s.p50_ms, s.p95_ms,
-                                  s.p99_ms, s.max_ms, s.mean_fps)
+            lines.append("  " + s.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                         + String(format: " %6d %8.2f %8.2f %8.2f %8.2f ", s.frames, s.p50_ms, s.p95_ms, s.p99_ms, s.max_ms)
                          + shares.joined())
         }
-        return lines.joined(separator: "\n")
+        // An eval's frames are images, not a stream: no frame budget to fit.
+        if let e = run.end_to_end, e.frames > 0, run.kind != "eval" {
+            let fits = run.fits_fps
+            lines.append(String(format: "  end-to-end p95 %.2f ms (queue wait p50 %.2f ms): ", e.p95_ms, run.queue_wait_p50_ms)
+                         + (fits.isEmpty ? "fits none of the 24/30/60 fps budgets"
+                            : "fits \(fits.map(String.init).joined(separator: ", ")) fps"))
+        }
+        return lines
+    }
+
+    private static func detectorTable(_ rows: [RunSummary.DetectorLine]) -> [String] {
+        let width = max(16, rows.map(\.name.count).max() ?? 0)
+        return ["  " + "detector".padding(toLength: width, withPad: " ", startingAt: 0)
+                + "      AP  precision  recall      F1   p50 ms   p95 ms  images  failed"]
+            + rows.map { r in
+                "  " + r.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + String(format: " %7.3f %10.3f %7.3f %7.3f %8.2f %8.2f %7d %7d", r.ap, r.precision, r.recall, r.f1,
+                             r.p50_ms, r.p95_ms, r.images, r.failed)
+            }
+    }
+
+    private static func benchTable(_ cases: [RunSummary.BenchCase]) -> [String] {
+        ["  filter        path          size        threads  isa       runs   min ms  median ms"]
+            + cases.map { c in
+                "  " + c.filter.padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + c.path.padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + c.size.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(c.threads).leftPadded(7) + "  " + c.isa.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    + String(c.runs).leftPadded(6) + String(format: " %8.3f %10.3f", c.min_ms, c.median_ms)
+            }
     }
 }
