@@ -9,6 +9,13 @@ cd "$(dirname "$0")/.."
 bash scripts/build.sh
 mkdir -p out
 bin=.build/release/framelab
+# Framelab reads recordings of schema version 1 but records only into version-2 files: an
+# earlier demo file (or one that cannot be read) is kept beside the new one, not written to.
+if [ -f out/demo.h5 ] && [ "$(.venv/bin/python -c 'import h5py; print(int(h5py.File("out/demo.h5", "r").attrs.get("framelab_schema_version", 0)))' 2>/dev/null)" != 2 ]; then
+    kept="out/demo-earlier-$(date -u +%Y%m%dT%H%M%SZ).h5"
+    mv out/demo.h5 "$kept"
+    echo "demo: out/demo.h5 was written by an earlier Framelab (schema version 1); kept as $kept"
+fi
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 echo "== framelab run: 300 frames of a 1280x720 synthetic camera through sepia and hue"
 "$bin" run --source synthetic:1280x720@30 --frames 300 --filter sepia:intensity=0.8 --filter hue:angle=0.6 \
