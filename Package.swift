@@ -38,13 +38,17 @@ let package = Package(
         .target(name: "FramelabCore"),
         .target(name: "FramelabCV", dependencies: ["FramelabCore", "CFramelabCV"]),
         .target(name: "FramelabRecording", dependencies: ["FramelabCore", "CHDF5"]),
-        // The SIMD kernels are written for AVX2 and FMA (every machine Framelab targets has
-        // them): 8-lane 32-bit vectors compile to one instruction each instead of two SSE
-        // halves, and the -Xcc flags let Swift call the AVX2 intrinsics (import
-        // _Builtin_intrinsics.intel) where Swift's SIMD types have no equivalent.
-        .target(name: "FramelabFilters", dependencies: ["FramelabCore", "FramelabCV"],
-                swiftSettings: [.unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-mavx2", "-Xcc", "-mfma"],
-                                             .when(platforms: [.linux]))]),
+        // Kernels per instruction-set level, chosen once at start-up from CPUID (docs/filters.md,
+        // "Kernel levels"): the portable kernels (any x86-64, i.e. SSE2; NEON on arm64), and the
+        // same source inlined into one module per level compiled for that level, plus the
+        // level's intrinsics. Nothing else is compiled for more than the baseline.
+        .target(name: "CFramelabCPU"),
+        .target(name: "FramelabKernels"),
+        .target(name: "FramelabKernelsAVX2", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v3")),
+        .target(name: "FramelabKernelsAVX512", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v4")),
+        .target(name: "FramelabFilters",
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX512",
+                               "CFramelabCPU"]),
         .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
         .target(name: "FramelabPipeline",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabV4L2", "FramelabDatasets"]),
@@ -87,7 +91,8 @@ let package = Package(
         .testTarget(name: "FramelabCVTests", dependencies: ["FramelabCore", "FramelabCV", "FramelabTestSupport"]),
         .testTarget(name: "FramelabRecordingTests",
                     dependencies: ["FramelabCore", "FramelabRecording", "FramelabTestSupport"]),
-        .testTarget(name: "FramelabFiltersTests", dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters"]),
+        .testTarget(name: "FramelabFiltersTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabKernels", "FramelabTestSupport"]),
         .testTarget(name: "FramelabPipelineTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabPipeline",
                                    "FramelabTestSupport"]),
@@ -110,3 +115,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The flags of a kernel-level module: `-march` with an x86-64 microarchitecture level (the
+/// psABI's x86-64-v3 = AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE; x86-64-v4 = v3 + AVX-512 F, BW,
+/// CD, DQ, VL), which sets both what Swift's code generator may use and which intrinsics
+/// the module can call. `KernelLevel` checks the same sets with CPUID before using a module.
+/// The manifest is compiled for the build machine: on an arm64 machine the level modules
+/// build without flags (their sources are x86-64 only and compile to nothing).
+func kernelLevel(_ march: String) -> [SwiftSetting] {
+    #if arch(x86_64)
+    return [.unsafeFlags(["-Xcc", "-march=\(march)"])]
+    #else
+    return []
+    #endif
+}

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 
 /// A per-channel curve on BGRA pixels as two tables indexed by byte pairs, so a pixel
 /// takes two lookups instead of three:
@@ -32,12 +33,12 @@ final class PairCurveTables: Sendable {
         self.high = high
     }
 
-    /// Rows of a BGRA image through the curve (in place is fine).
-    func apply(_ input: Mat, into output: Mat, rows: Range<Int>) {
+    /// Rows of a BGRA image through the curve with the level's `pairLookup` (in place is fine).
+    func apply(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
         precondition(input.format == .bgra8, "pair tables are for BGRA")
         withTables { low, high in
             forEachRowPair(input, output, rows: rows) { s, d in
-                lookUpPairs(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), from: 0, to: input.width, low, high)
+                kernels.pairLookup(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), 0, input.width, low, high)
             }
         }
     }
@@ -46,27 +47,4 @@ final class PairCurveTables: Sendable {
     func withTables<R>(_ body: (UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> R) -> R {
         low.withUnsafeBufferPointer { l in high.withUnsafeBufferPointer { h in body(l.baseAddress!, h.baseAddress!) } }
     }
-}
-
-/// Pixels start..<end of one BGRA row through pair tables, `s` to `d` (may be the same).
-/// Indices are 16-bit fields of the pixel, so they are always in range.
-@inline(__always)
-func lookUpPairs(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, from start: Int, to end: Int,
-                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) {
-    var x = start
-    while x < end {
-        let v = (s + 4 &* x).loadUnaligned(as: UInt32.self)
-        (d + 4 &* x).storeBytes(of: UInt32(low[Int(v & 0xFFFF)]) | high[Int(v &>> 16)], as: UInt32.self)
-        x &+= 1
-    }
-}
-
-/// Eight pixels in place through pair tables, unrolled (the fused loop's trailing lookups).
-@inline(__always)
-func lookUpPairsEight(_ p: UnsafeMutableRawPointer, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) {
-    @inline(__always) func one(_ o: Int) {
-        let v = (p + o).loadUnaligned(as: UInt32.self)
-        (p + o).storeBytes(of: UInt32(low[Int(v & 0xFFFF)]) | high[Int(v &>> 16)], as: UInt32.self)
-    }
-    one(0); one(4); one(8); one(12); one(16); one(20); one(24); one(28)
 }
