@@ -46,9 +46,12 @@ let package = Package(
         .target(name: "FramelabKernels"),
         .target(name: "FramelabKernelsAVX2", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v3")),
         .target(name: "FramelabKernelsAVX512", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v4")),
+        // The avx512 level's byte-permute curves, used when the CPU also has VBMI.
+        .target(name: "FramelabKernelsAVX512VBMI", dependencies: ["FramelabKernels"],
+                swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi")),
         .target(name: "FramelabFilters",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX512",
-                               "CFramelabCPU"]),
+                               "FramelabKernelsAVX512VBMI", "CFramelabCPU"]),
         .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
         .target(name: "FramelabPipeline",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabFilters", "FramelabV4L2", "FramelabDatasets"]),
@@ -118,13 +121,13 @@ let package = Package(
 
 /// The flags of a kernel-level module: `-march` with an x86-64 microarchitecture level (the
 /// psABI's x86-64-v3 = AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE; x86-64-v4 = v3 + AVX-512 F, BW,
-/// CD, DQ, VL), which sets both what Swift's code generator may use and which intrinsics
+/// CD, DQ, VL), and extra features (`-mavx512vbmi`), which set both what Swift's code generator may use and which intrinsics
 /// the module can call. `KernelLevel` checks the same sets with CPUID before using a module.
 /// The manifest is compiled for the build machine: on an arm64 machine the level modules
 /// build without flags (their sources are x86-64 only and compile to nothing).
-func kernelLevel(_ march: String) -> [SwiftSetting] {
+func kernelLevel(_ march: String, _ features: String...) -> [SwiftSetting] {
     #if arch(x86_64)
-    return [.unsafeFlags(["-Xcc", "-march=\(march)"])]
+    return [.unsafeFlags(["-Xcc", "-march=\(march)"] + features.flatMap { ["-Xcc", $0] })]
     #else
     return []
     #endif

@@ -3,6 +3,7 @@ import FramelabCore
 import FramelabKernels
 import FramelabKernelsAVX2
 import FramelabKernelsAVX512
+import FramelabKernelsAVX512VBMI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,8 @@ import Glibc
 ///
 /// - `baseline`: the portable kernels for any x86-64 CPU (SSE2), or NEON on arm64;
 /// - `avx2`: x86-64-v3 (AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE);
-/// - `avx512`: x86-64-v4 (v3 plus AVX-512 F, BW, CD, DQ, VL, with the OS saving ZMM state).
+/// - `avx512`: x86-64-v4 (v3 plus AVX-512 F, BW, CD, DQ, VL, with the OS saving ZMM state);
+///   with VBMI too, its curves use byte permutes (`KernelTable.avx512VBMI`).
 ///
 /// Filters take the level's `KernelTable` when they are made (`KernelLevel.current`), so a
 /// filter keeps its level for its lifetime, and a benchmark or a test can make filters of
@@ -42,21 +44,26 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable, CustomStrin
     // CPUID is read once (in a virtual machine each CPUID traps to the hypervisor).
     private static let cpuHasV3 = framelab_cpu_has_x86_64_v3() != 0
     private static let cpuHasV4 = framelab_cpu_has_x86_64_v4() != 0
+    private static let cpuHasVBMI = framelab_cpu_has_avx512_vbmi() != 0
 
     /// The levels this CPU can run, lowest first.
     public static let supported: [KernelLevel] = allCases.filter(\.isSupported)
 
     /// The level's kernels; nil when this CPU cannot run them.
-    public var table: KernelTable? {
-        guard isSupported else { return nil }
+    public var table: KernelTable? { tables.last }
+
+    /// Every variant of the level's kernels this CPU can run, the one `table` uses last
+    /// (avx512 without and with VBMI; the tests run them all).
+    public var tables: [KernelTable] {
+        guard isSupported else { return [] }
         #if arch(x86_64)
         switch self {
-        case .baseline: return .portable
-        case .avx2: return .avx2
-        case .avx512: return .avx512
+        case .baseline: return [.portable]
+        case .avx2: return [.avx2]
+        case .avx512: return AVX512VBMIKernels.isBuilt && Self.cpuHasVBMI ? [.avx512, .avx512VBMI] : [.avx512]
         }
         #else
-        return .portable
+        return [.portable]
         #endif
     }
 

@@ -19,11 +19,17 @@ public struct KernelTable: Sendable {
     /// BGRA pixels through the full 4x4 matrix plus bias (alpha changes); `k` as above.
     public let matrix4: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                    _ k: UnsafePointer<Float>) -> Int
-    /// `matrix3` then the pair-table curve (`pairLookup`) on the same pixels; every pixel
-    /// before the returned index has had both.
+    /// `matrix3` then the curve (`curve`) on the same pixels; every pixel before the
+    /// returned index has had both.
     public let matrixCurve: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
-                                       _ k: UnsafePointer<Float>, _ clamp: ClampNeed,
+                                       _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
                                        _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
+    /// BGRA pixels through a per-channel curve, alpha kept. The curve comes in two forms,
+    /// and a level uses the one it does best: `bytes`, three 256-byte tables (B, G, R; for
+    /// in-register lookups), and the pair tables of `pairLookup`.
+    public let curve: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
+                                 _ bytes: UnsafePointer<UInt8>,
+                                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
     /// BGRA pixels `start..<end` through pair tables: `low[b | g << 8]` is the new B and G,
     /// `high[r | a << 8]` the new R and the kept A in bits 16…31.
     public let pairLookup: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ start: Int, _ end: Int,
@@ -57,7 +63,9 @@ public struct KernelTable: Sendable {
                 matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed) -> Int,
                 matrix4: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>) -> Int,
                 matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed,
-                                                  UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                                                  UnsafePointer<UInt8>, UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
+                                            UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 pairLookup: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int,
                                                  UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Void,
                 luma: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Int,
@@ -74,6 +82,7 @@ public struct KernelTable: Sendable {
         self.matrix3 = matrix3
         self.matrix4 = matrix4
         self.matrixCurve = matrixCurve
+        self.curve = curve
         self.pairLookup = pairLookup
         self.luma = luma
         self.vibrance = vibrance
@@ -93,7 +102,8 @@ extension KernelTable {
         name: "baseline",
         matrix3: { PortableKernels.matrix3($0, $1, $2, $3, $4) },
         matrix4: { PortableKernels.matrix4($0, $1, $2, $3) },
-        matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6) },
+        matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6, $7) },
+        curve: { PortableKernels.curve($0, $1, $2, $3, $4, $5) },
         pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
         luma: { PortableKernels.luma($0, $1, $2) },
         vibrance: { PortableKernels.vibrance($0, $1, $2, $3) },

@@ -73,7 +73,7 @@ public enum PortableKernels {
     /// intrinsics interleave them).
     @inlinable @inline(__always)
     public static func matrixCurve(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
-                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed,
+                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
                                    _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         let done = matrix3(src, dst, width, k, clamp)
         pairLookup(UnsafeRawPointer(dst), dst, 0, done, low, high)

@@ -17,6 +17,15 @@ extension PortableKernels {
         }
     }
 
+    /// A whole BGRA row through the pair tables (x86 has no byte gather before AVX-512 VBMI:
+    /// two scalar lookups a pixel); returns `width`.
+    @inlinable @inline(__always)
+    public static func curve(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
+                             _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        pairLookup(src, dst, 0, width, low, high)
+        return width
+    }
+
     /// Eight pixels in place through pair tables, unrolled (a fused loop's trailing lookups).
     @inlinable @inline(__always)
     public static func pairLookupEight(_ p: UnsafeMutableRawPointer, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) {

@@ -29,9 +29,14 @@ public enum AVX2Kernels {
     }
 
     public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed,
+                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
                                    _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         AVX2MatrixStep.fusedMatrixCurve(s, d, width, k, low, high)
+    }
+
+    public static func curve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
+                             _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        PortableKernels.curve(s, d, width, bytes, low, high)
     }
 
     public static func pairLookup(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ start: Int, _ end: Int,

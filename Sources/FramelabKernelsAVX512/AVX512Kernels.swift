@@ -5,7 +5,7 @@ import _Builtin_intrinsics.intel
 
 /// The avx512 level: this module is compiled with -march=x86-64-v4 (x86-64-v3 plus
 /// AVX-512 F, BW, CD, DQ, VL; Package.swift). The colour matrix runs sixteen pixels a step
-/// (`AVX512MatrixStep`); the other kernels are the portable ones compiled here, which the
+/// (`avx512MatrixSixteen`); the other kernels are the portable ones compiled here, which the
 /// compiler lowers with AVX-512VL forms of the 256-bit instructions. Use only on a CPU that
 /// has x86-64-v4 (`KernelLevel` checks CPUID and the OS's ZMM state).
 public enum AVX512Kernels {
@@ -21,7 +21,17 @@ public enum AVX512Kernels {
 
     public static func matrix3(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
                                _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
-        AVX512MatrixStep.row(s, d, width, k)
+        let c = avx512MatrixSplats(k)
+        var x = 0
+        while x &+ 16 <= width {
+            (d + 4 &* x).storeBytes(of: avx512MatrixSixteen((s + 4 &* x).loadUnaligned(as: __m512i.self), c), as: __m512i.self)
+            x &+= 16
+        }
+        if x < width {
+            let mask = avx512PixelMask(width &- x)
+            _mm512_mask_storeu_epi32(d + 4 &* x, mask, avx512MatrixSixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x), c))
+        }
+        return width
     }
 
     public static func matrix4(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
@@ -30,9 +40,14 @@ public enum AVX512Kernels {
     }
 
     public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed,
+                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
                                    _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
-        AVX512MatrixStep.fusedMatrixCurve(s, d, width, k, low, high)
+        fusedMatrixCurve(s, d, width, k, low, high)
+    }
+
+    public static func curve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
+                             _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        PortableKernels.curve(s, d, width, bytes, low, high)
     }
 
     public static func pairLookup(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ start: Int, _ end: Int,
@@ -74,6 +89,34 @@ public enum AVX512Kernels {
         PortableKernels.gradient(t, width, centreX, dy, inner, span)
     }
 
+    /// How many pixels the fused loop's lookups trail its matrix step (a multiple of 16).
+    static let lag = 32
+
+    /// The sixteen-pixel matrix step on x…x+15 and the pair-table lookups on x−lag…x−lag+15
+    /// in one loop (see `AVX2MatrixStep.fusedMatrixCurve`); the last pixels through the
+    /// masked step, then the lookups not yet done. Returns `width`. Not inlined: one small
+    /// loop with the splats in registers.
+    @inline(never)
+    static func fusedMatrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>,
+                                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        let c = avx512MatrixSplats(k)
+        var x = 0
+        while x &+ 16 <= width {
+            (d + 4 &* x).storeBytes(of: avx512MatrixSixteen((s + 4 &* x).loadUnaligned(as: __m512i.self), c), as: __m512i.self)
+            if x >= lag {
+                let p = d + 4 &* (x &- lag)
+                PortableKernels.pairLookupEight(p, low, high)
+                PortableKernels.pairLookupEight(p + 32, low, high)
+            }
+            x &+= 16
+        }
+        if x < width {
+            let mask = avx512PixelMask(width &- x)
+            _mm512_mask_storeu_epi32(d + 4 &* x, mask, avx512MatrixSixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x), c))
+        }
+        PortableKernels.pairLookup(UnsafeRawPointer(d), d, Swift.max(0, x &- lag), width, low, high)
+        return width
+    }
     #else
     /// Not an x86-64 build: no avx512 level.
     public static let isBuilt = false

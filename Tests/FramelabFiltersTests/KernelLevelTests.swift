@@ -26,6 +26,8 @@ import Testing
         let v4 = v3 + ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]
         #expect(KernelLevel.avx2.isSupported == v3.allSatisfy(flags.contains), "\(flags.sorted())")
         #expect(KernelLevel.avx512.isSupported == v4.allSatisfy(flags.contains), "\(flags.sorted())")
+        let vbmi = KernelLevel.avx512.tables.contains { $0.name == "avx512+vbmi" }
+        #expect(vbmi == (KernelLevel.avx512.isSupported && flags.contains("avx512vbmi")), "\(flags.sorted())")
     }
 
     /// False in the test binary that `QEMUBaselineTests` runs under emulation.
@@ -64,6 +66,9 @@ import Testing
 
     // MARK: - Every entry of every level against the portable kernels
 
+    /// Every table this CPU can run but the portable one (avx512 with and without VBMI).
+    static let variants: [KernelTable] = KernelLevel.supported.flatMap(\.tables).filter { $0.name != KernelTable.portable.name }
+
     /// Random bytes for rows of up to `count` bytes (with room for vector over-reads).
     static func bytes(_ count: Int, _ rng: inout SplitMix64) -> [UInt8] {
         (0..<count + 64).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -76,7 +81,10 @@ import Testing
         var rng = SplitMix64(seed: 3)
         let matrices = [ColorMatrixKernelTests.sepia, ColorMatrixKernelTests.hue, ColorMatrixKernelTests.darken, .identity,
                         ColorMatrix([[40, -40, 3], [-90, 2, 95], [1, 1, 1]], bias: [-3000, 2000, 0.49])]
-        let curves = PairCurveTables(ChannelCurves { 255 * pow($0 / 255, 0.8) })
+        // The same curve on every channel, and three different ones (the VBMI kernels take
+        // a shorter path for the first).
+        let curveSets = [PairCurveTables(ChannelCurves { 255 * pow($0 / 255, 0.8) }),
+                         PairCurveTables(ChannelCurves(blue: { 255 - $0 }, green: { 255 * pow($0 / 255, 0.5) }, red: { min(255, 2 * $0) }))]
         for matrix in matrices {
             let kernel = ColorMatrixKernel(matrix, kernels: .portable)
             for width in Self.widths {
@@ -86,15 +94,18 @@ import Testing
                         let k = k.baseAddress!, s = s.baseAddress!
                         compareRows("matrix3 \(width)", width: width, s, tolerance: 1) { t, d in t.matrix3(s, d, width, k, kernel.clamp) }
                         compareRows("matrix4 \(width)", width: width, s, tolerance: 1) { t, d in t.matrix4(s, d, width, k) }
-                        curves.withTables { low, high in
-                            // A matrix result one level apart can land on another curve entry: compared
-                            // exactly where the matrix agrees, by the tests against two steps elsewhere.
-                            compareRows("matrixCurve \(width)", width: width, s, tolerance: 255) { t, d in
-                                t.matrixCurve(s, d, width, k, kernel.clamp, low, high)
-                            }
-                            compareRows("pairLookup \(width)", width: width, s) { t, d in
-                                t.pairLookup(s, d, 0, width, low, high)
-                                return width
+                        for curves in curveSets {
+                            curves.withTables { bytes, low, high in
+                                // A matrix result one level apart can land on another curve entry: compared
+                                // exactly where the matrix agrees, by the tests against two steps elsewhere.
+                                compareRows("matrixCurve \(width)", width: width, s, tolerance: 255) { t, d in
+                                    t.matrixCurve(s, d, width, k, kernel.clamp, bytes, low, high)
+                                }
+                                compareRows("curve \(width)", width: width, s) { t, d in t.curve(s, d, width, bytes, low, high) }
+                                compareRows("pairLookup \(width)", width: width, s) { t, d in
+                                    t.pairLookup(s, d, 0, width, low, high)
+                                    return width
+                                }
                             }
                         }
                     }
@@ -111,9 +122,10 @@ import Testing
                      _ body: (KernelTable, UnsafeMutableRawPointer) -> Int) {
         var expected = [UInt8](repeating: 0xA5, count: 4 * width + 64)
         let done = expected.withUnsafeMutableBytes { body(.portable, $0.baseAddress!) }
-        for level in KernelLevel.supported where level != .baseline {
+        for table in Self.variants {
+            let level = table.name
             var out = [UInt8](repeating: 0xA5, count: 4 * width + 64)
-            let count = out.withUnsafeMutableBytes { body(level.kernels, $0.baseAddress!) }
+            let count = out.withUnsafeMutableBytes { body(table, $0.baseAddress!) }
             #expect(count >= done && count <= width, "\(label) at \(level): did \(count) of \(width), portable \(done)")
             var worst = 0
             for i in 0..<(4 * done) { worst = max(worst, abs(Int(out[i]) - Int(expected[i]))) }
@@ -126,9 +138,10 @@ import Testing
     func compareBytes(_ label: String, n: Int, _ body: (KernelTable, UnsafeMutablePointer<UInt8>) -> Int) {
         var expected = [UInt8](repeating: 0xA5, count: n + 64)
         let done = expected.withUnsafeMutableBufferPointer { body(.portable, $0.baseAddress!) }
-        for level in KernelLevel.supported where level != .baseline {
+        for table in Self.variants {
+            let level = table.name
             var out = [UInt8](repeating: 0xA5, count: n + 64)
-            let count = out.withUnsafeMutableBufferPointer { body(level.kernels, $0.baseAddress!) }
+            let count = out.withUnsafeMutableBufferPointer { body(table, $0.baseAddress!) }
             #expect(count >= done && count <= n, "\(label) at \(level): did \(count) of \(n), portable \(done)")
             #expect(Array(out[0..<done]) == Array(expected[0..<done]), "\(label) at \(level)")
             #expect(out[n...].allSatisfy { $0 == 0xA5 }, "\(label) at \(level): wrote past the row")
@@ -169,10 +182,10 @@ import Testing
             for channels in [1, 3, 4] {
                 var expected = [Int32](repeating: -1, count: n + 8)
                 let done = expected.withUnsafeMutableBufferPointer { Self.horizontal(.portable, padded, $0.baseAddress!, n, channels, weights) }
-                for level in KernelLevel.supported where level != .baseline {
+                for table in Self.variants {
                     var out = [Int32](repeating: -1, count: n + 8)
-                    let count = out.withUnsafeMutableBufferPointer { Self.horizontal(level.kernels, padded, $0.baseAddress!, n, channels, weights) }
-                    #expect(count == done && out == expected, "blurHorizontal \(n) \(channels) at \(level)")
+                    let count = out.withUnsafeMutableBufferPointer { Self.horizontal(table, padded, $0.baseAddress!, n, channels, weights) }
+                    #expect(count == done && out == expected, "blurHorizontal \(n) \(channels) at \(table.name)")
                 }
             }
             compareBytes("blurVertical \(n)", n: n) { t, d in
@@ -183,10 +196,10 @@ import Testing
             let rounded = max(16, (n + 15) / 16 * 16)
             var expected = [Float](repeating: -1, count: rounded)
             expected.withUnsafeMutableBufferPointer { KernelTable.portable.gradient($0.baseAddress!, n, 10.3, -4.5, 2, 30) }
-            for level in KernelLevel.supported where level != .baseline {
+            for table in Self.variants {
                 var out = [Float](repeating: -1, count: rounded)
-                out.withUnsafeMutableBufferPointer { level.kernels.gradient($0.baseAddress!, n, 10.3, -4.5, 2, 30) }
-                #expect(Array(out[0..<n]) == Array(expected[0..<n]), "gradient \(n) at \(level)")
+                out.withUnsafeMutableBufferPointer { table.gradient($0.baseAddress!, n, 10.3, -4.5, 2, 30) }
+                #expect(Array(out[0..<n]) == Array(expected[0..<n]), "gradient \(n) at \(table.name)")
             }
         }
     }
@@ -208,7 +221,7 @@ import Testing
         for _ in 0..<4 where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("FramelabKernelsAVX2.build").path) {
             dir.deleteLastPathComponent()
         }
-        return ["FramelabKernelsAVX2", "FramelabKernelsAVX512"].compactMap { module in
+        return ["FramelabKernelsAVX2", "FramelabKernelsAVX512", "FramelabKernelsAVX512VBMI"].compactMap { module in
             let folder = dir.appendingPathComponent("\(module).build")
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?
                 .filter { $0.hasSuffix(".o") }.map { folder.appendingPathComponent($0).path } ?? []

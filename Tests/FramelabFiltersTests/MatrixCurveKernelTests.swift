@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: [("sepia", ColorMatrixKernelTests.sepia), ("hue", ColorMatrixKernelTests.hue),
                       ("darken", ColorMatrixKernelTests.darken), ("identity", ColorMatrix.identity)])
     func fusedLoopEqualsTwoSteps(name: String, matrix: ColorMatrix) {
-        for level in KernelLevel.supported { check(name: "\(name) \(level)", matrix: matrix, kernels: level.kernels) }
+        for table in KernelLevel.supported.flatMap(\.tables) { check(name: "\(name) \(table.name)", matrix: matrix, kernels: table) }
     }
 
     private func check(name: String, matrix: ColorMatrix, kernels: KernelTable) {
@@ -58,8 +58,8 @@ import Testing
             let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
             let expected = Mat(format: .bgra8, width: w, height: h)
             curves.applyScalar(input, into: expected)
-            for level in KernelLevel.supported {
-                expectBothWays(input, equal: expected, "\(w)x\(h) \(level)") { pairs.apply($0, into: $1, rows: 0..<h, kernels: level.kernels) }
+            for table in KernelLevel.supported.flatMap(\.tables) {
+                expectBothWays(input, equal: expected, "\(w)x\(h) \(table.name)") { pairs.apply($0, into: $1, rows: 0..<h, kernels: table) }
             }
         }
     }

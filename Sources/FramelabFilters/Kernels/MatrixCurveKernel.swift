@@ -7,7 +7,9 @@ import FramelabKernels
 /// The matrix is vector work (FMAs on the floating-point pipes); the curve is two pair-
 /// table lookups per pixel (`PairCurveTables`), scalar loads on the integer pipes and
 /// load ports, since x86 has no byte gather. Run one after the other they add up; in the
-/// same loop the out-of-order core runs them side by side. On the avx2 and avx512 levels
+/// same loop the out-of-order core runs them side by side. With AVX-512 VBMI the curve is
+/// byte permutes on the matrix step's result in registers, one store (`AVX512VBMIKernels`).
+/// Otherwise, on the avx2 and avx512 levels
 /// the lookups trail the vector part by `lag` pixels of the output row, so they read
 /// pixels the vector stores wrote a few iterations earlier (already in L1, and not waiting
 /// on store forwarding from a wide store into a 4-byte load); the baseline level runs the
@@ -40,9 +42,9 @@ struct MatrixCurveKernel {
         let width = input.width, kernels = matrix.kernels, clamp = matrix.clamp
         matrix.coefficients.withUnsafeBufferPointer { k in
             let k = k.baseAddress!
-            pairs.withTables { low, high in
+            pairs.withTables { bytes, low, high in
                 forEachRowPair(input, output, rows: rows) { s, d in
-                    let done = kernels.matrixCurve(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k, clamp, low, high)
+                    let done = kernels.matrixCurve(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k, clamp, bytes, low, high)
                     // The last pixels (fewer than a vector): matrix in scalar, then their lookups.
                     matrix.applyRowTail(s, d, from: done, to: width, k)
                     kernels.pairLookup(UnsafeRawPointer(d), UnsafeMutableRawPointer(d), done, width, low, high)
