@@ -125,9 +125,13 @@ let package = Package(
 /// the module can call. `KernelLevel` checks the same sets with CPUID before using a module.
 /// The manifest is compiled for the build machine: on an arm64 machine the level modules
 /// build without flags (their sources are x86-64 only and compile to nothing).
+/// `-O` in debug builds too: unoptimised, these modules would call the portable kernels
+/// out of line and emit their own weak copies of standard-library generics (`loadUnaligned`)
+/// and value witnesses, which the linker may then use for baseline code (docs/filters.md).
 func kernelLevel(_ march: String, _ features: String...) -> [SwiftSetting] {
     #if arch(x86_64)
-    return [.unsafeFlags(["-Xcc", "-march=\(march)"] + features.flatMap { ["-Xcc", $0] })]
+    return [.unsafeFlags(["-Xcc", "-march=\(march)"] + features.flatMap { ["-Xcc", $0] }),
+            .unsafeFlags(["-O"], .when(configuration: .debug))]
     #else
     return []
     #endif
