@@ -70,6 +70,20 @@ import Testing
         #expect(lines.dropFirst().first == levels.sorted().joined(separator: " "), "\(py.stdout)")
     }
 
+    @Test func isaAllJSONHasAReportPerLevelAndTheComparison() throws {
+        let r = try TestSupport.framelab(small + ["--filter", "sepia", "--paths", "simd,recipe", "--isa", "all", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let levels = supportedLevels(r.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let reports = json?["levels"] as? [[String: Any]] ?? []
+        #expect(reports.compactMap { $0["isa"] as? String } == levels)
+        let comparison = json?["comparison"] as? [String: Any]
+        #expect(comparison?["levels"] as? [String] == levels)
+        let rows = comparison?["rows"] as? [[String: Any]] ?? []
+        #expect(rows.map { "\($0["filter"]!)/\($0["path"]!)" } == ["sepia/simd", "chain4/eager-simd", "chain4/recipe"])
+        #expect(rows.allSatisfy { ($0["by_level"] as? [String: Any])?.count == levels.count })
+    }
+
     @Test func helpDescribesIsa() throws {
         let r = try TestSupport.framelab(["bench", "filters", "--help"])
         let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
