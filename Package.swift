@@ -41,13 +41,20 @@ let package = Package(
         .target(name: "FramelabElements", dependencies: ["FramelabCore"]),
         .target(name: "FramelabCV", dependencies: ["FramelabCore", "CFramelabCV"]),
         .target(name: "FramelabRecording", dependencies: ["FramelabCore", "CHDF5"]),
-        // The SIMD kernels are written for AVX2 and FMA (every machine Framelab targets has
-        // them): 8-lane 32-bit vectors compile to one instruction each instead of two SSE
-        // halves, and the -Xcc flags let Swift call the AVX2 intrinsics (import
-        // _Builtin_intrinsics.intel) where Swift's SIMD types have no equivalent.
-        .target(name: "FramelabFilters", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements"],
-                swiftSettings: [.unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-mavx2", "-Xcc", "-mfma"],
-                                             .when(platforms: [.linux]))]),
+        // Kernels per instruction-set level, chosen once at start-up from CPUID (docs/filters.md,
+        // "Kernel levels"): the portable kernels (any x86-64, i.e. SSE2; NEON on arm64), and the
+        // same source inlined into one module per level compiled for that level, plus the
+        // level's intrinsics. Nothing else is compiled for more than the baseline.
+        .target(name: "CFramelabCPU"),
+        .target(name: "FramelabKernels"),
+        .target(name: "FramelabKernelsAVX2", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v3")),
+        .target(name: "FramelabKernelsAVX512", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v4")),
+        // The avx512 level's byte-permute curves, used when the CPU also has VBMI.
+        .target(name: "FramelabKernelsAVX512VBMI", dependencies: ["FramelabKernels"],
+                swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi")),
+        .target(name: "FramelabFilters",
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX512",
+                               "FramelabKernelsAVX512VBMI", "CFramelabCPU"]),
         .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
         // The engine: FrameSource, the queue and drop policies, stages, executors, benchmarks.
         .target(name: "FramelabPipeline", dependencies: ["FramelabCore", "FramelabFilters"]),
@@ -96,7 +103,9 @@ let package = Package(
         .testTarget(name: "FramelabRecordingTests",
                     dependencies: ["FramelabCore", "FramelabRecording", "FramelabTestSupport"]),
         .testTarget(name: "FramelabElementsTests", dependencies: ["FramelabCore", "FramelabElements"]),
-        .testTarget(name: "FramelabFiltersTests", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabFilters"]),
+        .testTarget(name: "FramelabFiltersTests",
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabFilters", "FramelabKernels",
+                                   "FramelabTestSupport"]),
         .testTarget(name: "FramelabPipelineTests",
                     dependencies: ["FramelabCore", "FramelabElements", "FramelabFilters", "FramelabPipeline",
                                    "FramelabSources"]),
@@ -121,3 +130,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The flags of a kernel-level module: `-march` with an x86-64 microarchitecture level (the
+/// psABI's x86-64-v3 = AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE; x86-64-v4 = v3 + AVX-512 F, BW,
+/// CD, DQ, VL), and extra features (`-mavx512vbmi`), which set both what Swift's code generator may use and which intrinsics
+/// the module can call. `KernelLevel` checks the same sets with CPUID before using a module.
+/// The manifest is compiled for the build machine: on an arm64 machine the level modules
+/// build without flags (their sources are x86-64 only and compile to nothing).
+/// `-O` in debug builds too: unoptimised, these modules would call the portable kernels
+/// out of line and emit their own weak copies of standard-library generics (`loadUnaligned`)
+/// and value witnesses, which the linker may then use for baseline code (docs/filters.md).
+func kernelLevel(_ march: String, _ features: String...) -> [SwiftSetting] {
+    #if arch(x86_64)
+    return [.unsafeFlags(["-Xcc", "-march=\(march)"] + features.flatMap { ["-Xcc", $0] }),
+            .unsafeFlags(["-O"], .when(configuration: .debug))]
+    #else
+    return []
+    #endif
+}

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 debian_packages=(libopencv-dev libv4l-dev libhdf5-dev opencv-data pkg-config python3-venv
                  opencv-doc  # photographs for the filter tolerance tests and the detector plugin
                  libjpeg-dev xvfb x11-apps xdotool unzip
+                 qemu-user  # qemu-x86_64 -cpu Nehalem: the baseline kernel level on a CPU without AVX (tests)
                  slurmctld slurmd slurm-client munge)  # a one-node Slurm cluster for the scale-out test
 missing=()
 for p in "${debian_packages[@]}"; do

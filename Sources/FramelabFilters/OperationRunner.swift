@@ -1,5 +1,6 @@
 import FramelabCore
 import FramelabCV
+import FramelabKernels
 
 /// Runs one `PixelOperation` eagerly on the scalar, SIMD or OpenCV path, writing a full
 /// output image. Layers that compositing needs are generated once per frame size and kept.
@@ -13,12 +14,17 @@ final class OperationRunner {
     private var blurKernel: GaussianBlur?
     /// The blur's working memory, kept across frames (an eager filter runs on one thread).
     let blurScratch = BlurScratch()
+    /// The kernel level, fixed when the filter is made (`KernelLevel.current`).
+    let level: KernelLevel
+    private let kernels: KernelTable
 
     init(name: String, operation: PixelOperation, path: FilterPath) {
         precondition(path != .recipe, "recipes run through Recipe")
         self.name = name
         self.operation = operation
         self.path = path
+        level = KernelLevel.current
+        kernels = level.kernels
     }
 
     func apply(_ input: Mat, into output: Mat) throws {
@@ -26,14 +32,14 @@ final class OperationRunner {
         switch (operation, path) {
         case (.color(let step), .scalar): ColorStepKernels.applyScalar(step, input, into: output)
         case (.color(let step), .simd):
-            let kernel = colorKernel ?? RowKernel(step)
+            let kernel = colorKernel ?? RowKernel(step, kernels: kernels)
             colorKernel = kernel
             kernel.apply(input, output, all)
         case (.color(let step), _): try openCVColor(step, input, output)
 
         case (.luma, _) where input.format == .gray8: output.copyPixels(from: input)
         case (.luma, .scalar): Luma.applyScalar(input, into: output)
-        case (.luma, .simd): Luma.applySIMD(input, into: output, rows: all)
+        case (.luma, .simd): Luma.applySIMD(input, into: output, rows: all, kernels: kernels)
         case (.luma, _): try input.convert(into: output)
 
         case (.warp, _), (.sizedWarp, _):
@@ -49,14 +55,14 @@ final class OperationRunner {
             blurKernel = blur
             switch path {
             case .scalar: blur.applyScalar(input, into: output)
-            case .simd: blur.applySIMD(input, into: output, rows: all, scratch: blurScratch)
+            case .simd: blur.applySIMD(input, into: output, rows: all, scratch: blurScratch, kernels: kernels)
             default: try OpenCVFilters.gaussianBlur(input, into: output, radius: blur.radius, sigma: sigma)
             }
 
         case (.generate(let generator), _):
             switch (path, generator) {
             case (.scalar, _): generator.renderScalar(into: output)
-            case (.simd, _): generator.renderFast(into: output, rows: all)
+            case (.simd, _): generator.renderFast(into: output, rows: all, kernels: kernels)
             case (_, .constantColor(let color)):
                 try output.openCVFill(x: 0, y: 0, width: output.width, height: output.height,
                                       value: Array(color.bgra.prefix(output.format.channels)))
@@ -67,12 +73,13 @@ final class OperationRunner {
             let made = try layerImages(stage, input)
             switch (stage, path) {
             case (.sourceOver, .scalar): Compositing.sourceOverScalar(top: made[0], bottom: input, into: output)
-            case (.sourceOver, .simd): Compositing.sourceOverFast(top: made[0], bottom: input, into: output, rows: all)
+            case (.sourceOver, .simd): Compositing.sourceOverFast(top: made[0], bottom: input, into: output, rows: all, level: level)
             case (.sourceOver, _): try OpenCVFilters.sourceOver(top: made[0], bottom: input, into: output)
             case (.blendWithMask, .scalar):
                 Compositing.blendWithMaskScalar(foreground: input, background: made[0], mask: made[1], into: output)
             case (.blendWithMask, .simd):
-                Compositing.blendWithMaskFast(foreground: input, background: made[0], mask: made[1], into: output, rows: all)
+                Compositing.blendWithMaskFast(foreground: input, background: made[0], mask: made[1], into: output, rows: all,
+                                              level: level)
             case (.blendWithMask, _):
                 try OpenCVFilters.blendWithMask(foreground: input, background: made[0], mask: made[1], into: output)
             }

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 
 /// Renders a `Recipe`: keeps the fused plan, compiled kernels, intermediate images and
 /// composite layers for the last input shape, so a stream of same-shape frames only
@@ -6,6 +7,8 @@ import FramelabCore
 public final class RecipeRenderer {
     public let recipe: Recipe
     public var threads: Int
+    /// The kernel level, fixed when the renderer is made (`KernelLevel.current`).
+    public let level: KernelLevel
     private(set) var compiled: (key: LayerKey, plan: RecipePlan, passes: [CompiledPass])?
     /// Rows per chunk inside a band: small enough that colour steps after a head find the
     /// rows still in cache.
@@ -20,6 +23,7 @@ public final class RecipeRenderer {
     public init(_ recipe: Recipe, threads: Int = 1) {
         self.recipe = recipe
         self.threads = max(1, threads)
+        level = KernelLevel.current
     }
 
     /// The plan for an input shape (cached).
@@ -50,7 +54,7 @@ public final class RecipeRenderer {
         if let compiled, compiled.key == key { return compiled }
         let plan = try recipe.plan(format: input.format, width: input.width, height: input.height)
         let passes = plan.passes.enumerated().map { i, pass in
-            CompiledPass(plan: pass, isLast: i == plan.passes.count - 1)
+            CompiledPass(plan: pass, isLast: i == plan.passes.count - 1, kernels: level.kernels)
         }
         compiled = (key, plan, passes)
         return (key, plan, passes)
@@ -69,12 +73,14 @@ final class CompiledPass {
     /// colour steps write before luma reads them (made on the first frame, then kept).
     private(set) var lumaScratch: [Mat] = []
     private let layers: [Mat]
+    private let kernels: KernelTable
 
-    init(plan: RecipePlan.Pass, isLast: Bool) {
+    init(plan: RecipePlan.Pass, isLast: Bool, kernels: KernelTable) {
         self.plan = plan
+        self.kernels = kernels
         let out = plan.output
         intermediate = isLast ? nil : Mat(format: out.format, width: out.width, height: out.height)
-        colorKernels = RowKernel.compile(plan.colors.map(\.step), format: plan.input.format)
+        colorKernels = RowKernel.compile(plan.colors.map(\.step), format: plan.input.format, kernels: kernels)
         if case .blur(let spec) = plan.head { blur = GaussianBlur(sigma: spec.sigma) } else { blur = nil }
         if case .composite(let stage) = plan.head {
             let like = Mat(format: plan.input.format, width: plan.input.width, height: plan.input.height)
@@ -102,7 +108,7 @@ final class CompiledPass {
             }
             if case .blur = plan.head {
                 // The blur keeps its own ring of rows across the band; colour steps follow it.
-                blur!.applySIMD(input, into: output, rows: band, scratch: blurScratch.scratch(band: index))
+                blur!.applySIMD(input, into: output, rows: band, scratch: blurScratch.scratch(band: index), kernels: kernels)
                 for k in colorKernels { k.apply(output, output, band) }
                 return
             }
@@ -133,12 +139,13 @@ final class CompiledPass {
             }
             copyRows(input, output, rows)
         case .warp(let warp): WarpKernel.applyFast(warp, input, into: output, rows: rows)
-        case .generate(let g): g.renderFast(into: output, rows: rows)
+        case .generate(let g): g.renderFast(into: output, rows: rows, kernels: kernels)
         case .composite(let stage):
             switch stage {
-            case .sourceOver: Compositing.sourceOverFast(top: layers[0], bottom: input, into: output, rows: rows)
+            case .sourceOver: Compositing.sourceOver(top: layers[0], bottom: input, into: output, rows: rows, kernels: kernels)
             case .blendWithMask:
-                Compositing.blendWithMaskFast(foreground: input, background: layers[0], mask: layers[1], into: output, rows: rows)
+                Compositing.blendWithMask(foreground: input, background: layers[0], mask: layers[1], into: output, rows: rows,
+                                          kernels: kernels)
             }
         case .blur: preconditionFailure("blur bands are handled in run")
         }
@@ -156,12 +163,12 @@ final class CompiledPass {
             if colorKernels.isEmpty && input.format == .gray8 {
                 copyRows(inRows, outRows, 0..<n)
             } else if colorKernels.isEmpty {
-                Luma.applySIMD(inRows, into: outRows, rows: 0..<n)
+                Luma.applySIMD(inRows, into: outRows, rows: 0..<n, kernels: kernels)
             } else {
                 let tmp = scratch.view(x: 0, y: 0, width: input.width, height: n)
                 colorKernels[0].apply(inRows, tmp, 0..<n)
                 for k in colorKernels.dropFirst() { k.apply(tmp, tmp, 0..<n) }
-                Luma.applySIMD(tmp, into: outRows, rows: 0..<n)
+                Luma.applySIMD(tmp, into: outRows, rows: 0..<n, kernels: kernels)
             }
             y += n
         }
@@ -179,33 +186,39 @@ struct RowKernel {
         case matrixThenCurves(MatrixCurveKernel)
     }
     private let kind: Kind
+    private let kernels: KernelTable
 
-    init(_ step: ColorStep) {
+    init(_ step: ColorStep, kernels: KernelTable) {
         switch step {
-        case .matrix(let m): kind = .matrix(ColorMatrixKernel(m))
+        case .matrix(let m): kind = .matrix(ColorMatrixKernel(m, kernels: kernels))
         case .curves(let c): kind = .curves(c, PairCurveTables(c))
         case .vibrance(let a): kind = .vibrance(Vibrance(amount: a))
         }
+        self.kernels = kernels
     }
 
-    private init(_ kind: Kind) { self.kind = kind }
+    private init(_ kind: Kind, kernels: KernelTable) {
+        self.kind = kind
+        self.kernels = kernels
+    }
 
     /// The kernels for a pass's colour steps on `format`: a matrix directly followed by
     /// curves becomes one loop (`MatrixCurveKernel`) where that kernel takes the format.
-    static func compile(_ steps: [ColorStep], format: PixelFormat) -> [RowKernel] {
-        var kernels: [RowKernel] = []
+    static func compile(_ steps: [ColorStep], format: PixelFormat, kernels: KernelTable) -> [RowKernel] {
+        var compiled: [RowKernel] = []
         var i = 0
         while i < steps.count {
             if i + 1 < steps.count, case .matrix(let m) = steps[i], case .curves(let c) = steps[i + 1],
                MatrixCurveKernel.fuses(m, format: format) {
-                kernels.append(RowKernel(.matrixThenCurves(MatrixCurveKernel(matrix: ColorMatrixKernel(m), curves: c))))
+                let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(m, kernels: kernels), curves: c)
+                compiled.append(RowKernel(.matrixThenCurves(fused), kernels: kernels))
                 i += 2
             } else {
-                kernels.append(RowKernel(steps[i]))
+                compiled.append(RowKernel(steps[i], kernels: kernels))
                 i += 1
             }
         }
-        return kernels
+        return compiled
     }
 
     func apply(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
@@ -213,8 +226,12 @@ struct RowKernel {
         case .matrix(let k): k.apply(input, into: output, rows: rows)
         case .curves(let c, let pairs):
             // BGRA through pair tables (two lookups a pixel); other formats through byte tables.
-            if input.format == .bgra8 { pairs.apply(input, into: output, rows: rows) } else { c.applyTables(input, into: output, rows: rows) }
-        case .vibrance(let v): v.applySIMD(input, into: output, rows: rows)
+            if input.format == .bgra8 {
+                pairs.apply(input, into: output, rows: rows, kernels: kernels)
+            } else {
+                c.applyTables(input, into: output, rows: rows)
+            }
+        case .vibrance(let v): v.applySIMD(input, into: output, rows: rows, kernels: kernels)
         case .matrixThenCurves(let k): k.apply(input, into: output, rows: rows)
         }
     }

@@ -22,6 +22,9 @@ struct BenchFiltersCommand: ParsableCommand {
             --plugin-path) in process with default parameters, on the same frames, next to the built-ins:
             a --filter naming a plugin filter is timed there; with --paths ...,plugin and no plugin named, \
             every plugin filter that takes bgra8 is. \
+            The SIMD and recipe paths run the kernels of one instruction-set level: the best this CPU has, \
+            FRAMELAB_ISA, or --isa; --isa all runs everything at each level this CPU has, then times the \
+            level-dependent cases (each filter on SIMD, the chain eagerly and as a recipe) at every level side by side. \
             Build in release mode for meaningful numbers: swift build -c release.
             """)
 
@@ -48,7 +51,11 @@ struct BenchFiltersCommand: ParsableCommand {
     @Option(name: .long, help: "Warm-up runs per measurement.")
     var warmup: Int = 2
 
-    @Option(name: .long, help: "Record the results as a run in this HDF5 file (created if missing).")
+    @Option(name: .long,
+            help: "Kernel level for the SIMD and recipe paths: baseline, avx2, avx512, or all (every level this CPU has, side by side); default: $FRAMELAB_ISA, else the best this CPU has.")
+    var isa: String?
+
+    @Option(name: .long, help: "Record the results as a run in this HDF5 file (created if missing); with --isa all, one run per level.")
     var out: String?
 
     @Flag(name: .long, help: "Print the results as one JSON object instead of tables.")
@@ -71,6 +78,18 @@ struct BenchFiltersCommand: ParsableCommand {
         }
         for p in paths.split(separator: ",") where p != "plugin" && FilterPath(rawValue: String(p)) == nil {
             throw usageError("--paths: unknown path '\(p)' (known: scalar, simd, recipe, opencv, plugin)")
+        }
+        _ = try levels()
+    }
+
+    /// The levels to time: --isa (one level, or all this CPU has), else the start-up choice.
+    func levels() throws -> [KernelLevel] {
+        guard let isa else { return [KernelLevel.current] }
+        if isa.lowercased() == "all" { return KernelLevel.supported }
+        do {
+            return [try KernelLevel.parse(isa, source: "--isa")]
+        } catch {
+            throw usageError(error.message)
         }
     }
 
@@ -123,29 +142,52 @@ struct BenchFiltersCommand: ParsableCommand {
         config.paths = names.compactMap { FilterPath(rawValue: $0) }
         config.threads = threads
         config.timer = BenchTimer(warmup: warmup, repeats: repeats)
+        config.levels = try levels()
+        if !quiet {
+            let how = isa != nil ? "--isa" : KernelLevel.isForcedByEnvironment ? KernelLevel.environmentVariable : "the best this CPU has"
+            printToStandardError("bench: kernel level \(config.levels.map(\.rawValue).joined(separator: ", ")) (\(how); "
+                                 + "this CPU has \(KernelLevel.supported.map(\.rawValue).joined(separator: ", ")))")
+        }
 
-        let recorder: BenchRunWriter?
+        // The file is opened before any timing, so a bad path fails fast; one run per level,
+        // each written after the timing (a file has one writer at a time).
+        var recorder: BenchRunWriter?
         do {
             recorder = try out.map { try BenchRunWriter(path: $0, context: commandContext) }
         } catch {
             throw failure(error)
         }
-        var report: BenchReport
+        let measured: (reports: [BenchReport], comparison: LevelComparison?)
         do {
-            report = try FilterBenchmark(config).run { line in
+            measured = try FilterBenchmark(config).runLevels { line in
                 if !quiet { printToStandardError("bench: " + line) }
             }
         } catch {
             try? recorder?.finish(status: "failed: \((error as? FramelabError)?.message ?? "\(error)")")
             throw failure(error)
         }
-        print(json ? report.json() : report.text())
+        if let comparison = measured.comparison {
+            print(json ? "{\"levels\": [\n" + measured.reports.map { $0.json() }.joined(separator: ",\n") + "],\n \"comparison\": "
+                         + comparison.json() + "}"
+                       : measured.reports.map { $0.text() }.joined(separator: "\n\n") + "\n\n" + comparison.text())
+        } else if let report = measured.reports.first {
+            print(json ? report.json() : report.text())
+        }
+        guard let out else { return }
         do {
-            try recorder?.record(report)
-            try recorder?.finish(status: "completed")
+            for (i, (level, report)) in zip(config.levels, measured.reports).enumerated() {
+                if i > 0 {
+                    recorder = nil  // closes the file before the next run opens it
+                    recorder = try BenchRunWriter(path: out, context: commandContext)
+                }
+                guard let writer = recorder else { break }
+                // The recorder writes each row's level from KernelLevel.compiled, the level current while it records.
+                try KernelLevel.$override.withValue(level) { try writer.record(report) }
+                try writer.finish(status: "completed")
+                if !json { print("recorded the benchmark at kernel level \(level) as run '\(writer.runID)' in \(out)") }
+            }
         } catch {
             throw failure(error)
         }
-        if let out, !json { print("recorded the benchmark as run '\(recorder!.runID)' in \(out)") }
     }
 }

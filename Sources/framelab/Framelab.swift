@@ -1,5 +1,6 @@
 import ArgumentParser
 import FramelabCV
+import FramelabFilters
 import FramelabSources
 
 @main
@@ -19,9 +20,14 @@ struct Framelab: ParsableCommand {
     )
 
     /// Process-wide settings belong to the program, not to a library as it loads: they are
-    /// made here, before any command runs.
+    /// made here, before any command runs. `FRAMELAB_ISA` is checked here too: an unknown
+    /// kernel level, or one this CPU cannot run, is a one-line error (exit 1), never a crash
+    /// in the first kernel.
     static func main() {
         VideoLogs.quiet()
+        if case .failure(let error) = KernelLevel.chosen {
+            exit(withError: failure(error))
+        }
         main(nil)
     }
 }

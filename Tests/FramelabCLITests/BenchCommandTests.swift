@@ -52,7 +52,7 @@ import Testing
             def s(v): return v.decode() if isinstance(v, bytes) else str(v)
             t = r["bench_results"][:]
             cases = {(s(x["filter"]), s(x["path"]), int(x["width"]), int(x["height"]), int(x["threads"])) for x in t}
-            print(len(ids), s(a["kind"]), s(a["status"]), len(r["timings"]), s(t["isa"][0]) in ("avx2", "portable"))
+            print(len(ids), s(a["kind"]), s(a["status"]), len(r["timings"]), s(t["isa"][0]) in ("baseline", "avx2", "avx512"))
             print(("invert", "simd", 64, 48, 1) in cases, ("chain4", "recipe", 64, 48, 2) in cases, ("memcpy", "memcpy", 64, 48, 1) in cases)
             print(len(t) >= 3 * len(cases), bool((t["duration_ns"] > 0).all()), '"memcpy_ms"' in s(a["bench_json"]))
             """

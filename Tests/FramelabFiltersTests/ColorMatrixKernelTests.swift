@@ -2,9 +2,10 @@ import FramelabCore
 @testable import FramelabFilters
 import Testing
 
-/// The float colour-matrix kernel: which clamps each kind of matrix gets, and that both
-/// vector loops (AVX2 on x86-64, and the portable one with every clamp specialisation),
-/// the 4x4 loop and the scalar tail stay within ±1 of the Double reference.
+/// The float colour-matrix kernel: which clamps each kind of matrix gets, and that the
+/// vector loops of every kernel level this CPU has (the portable one with every clamp
+/// specialisation on baseline, the AVX2 and AVX-512 steps), the 4x4 loop and the scalar
+/// tail stay within ±1 of the Double reference.
 @Suite struct ColorMatrixKernelTests {
     static let sepia = ColorMatrix([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]])
     static let hue = ColorMatrices.hueRotation(0.5)
@@ -21,18 +22,15 @@ import Testing
                       ("alpha", ColorMatrix([[1, 0, 0, 0.2], [0, 0.9, 0, 0], [0.1, 0, 0.8, 0], [0.3, 0.3, 0.3, 0.5]],
                                             bias: [5, -3, 0, 10]))])
     func everyLoopMatchesTheReference(name: String, matrix: ColorMatrix) {
-        for loop in Self.loops { check(name: "\(name) \(loop)", matrix: matrix, kernel: ColorMatrixKernel(matrix, loop: loop)) }
-    }
-
-    /// The loops this machine can run: the portable one always, AVX2 on x86-64.
-    static var loops: [ColorMatrixKernel.VectorLoop] {
-        ColorMatrixKernel.defaultLoop == .avx2 ? [.avx2, .portable] : [.portable]
+        for table in KernelLevel.supported.flatMap(\.tables) {
+            check(name: "\(name) \(table.name)", matrix: matrix, kernel: ColorMatrixKernel(matrix, kernels: table))
+        }
     }
 
     private func check(name: String, matrix: ColorMatrix, kernel: ColorMatrixKernel) {
         var rng = SplitMix64(seed: 42)
         // Widths below, at and above one vector, and odd ones, so the scalar tail runs too.
-        for (w, h) in [(1, 1), (7, 3), (8, 2), (9, 5), (37, 11), (64, 4)] {
+        for (w, h) in [(1, 1), (7, 3), (8, 2), (9, 5), (15, 2), (16, 3), (17, 2), (37, 11), (64, 4)] {
             for format in [PixelFormat.bgra8, .bgr8] {
                 let input = TestImages.noise(format, width: w, height: h, using: &rng)
                 let expected = Mat(format: format, width: w, height: h)
@@ -55,10 +53,10 @@ import Testing
         for x in 0..<16 { input.setPixel(x: x, y: 0, [Double(x * 17), Double(255 - x * 17), Double(x % 2 * 255), 255]) }
         let expected = Mat(format: .bgra8, width: 16, height: 1)
         wild.applyScalar(input, into: expected)
-        for loop in Self.loops {
+        for table in KernelLevel.supported.flatMap(\.tables) {
             let fast = Mat(format: .bgra8, width: 16, height: 1)
-            ColorMatrixKernel(wild, loop: loop).apply(input, into: fast, rows: 0..<1)
-            #expect(fast.maxAbsDifference(to: expected) <= 1, "\(loop)")
+            ColorMatrixKernel(wild, kernels: table).apply(input, into: fast, rows: 0..<1)
+            #expect(fast.maxAbsDifference(to: expected) <= 1, "\(table.name)")
         }
     }
 }

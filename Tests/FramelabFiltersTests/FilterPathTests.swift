@@ -5,7 +5,8 @@ import FramelabFilters
 import Testing
 
 /// Every built-in on every path against the scalar reference, over random parameters,
-/// sizes (odd widths, 1x1, padded strides, sub-rectangle views) and real photographs.
+/// sizes (odd widths, 1x1, padded strides, sub-rectangle views) and real photographs; the
+/// SIMD and recipe paths at every kernel level this CPU has (`KernelLevel.supported`).
 @Suite struct FilterPathTests {
     let registry = FilterRegistry.builtIns
 
@@ -106,15 +107,19 @@ import Testing
             } else {
                 limit = c.tolerance.fast
             }
-            let out = try run(spec, path, input)
-            #expect(out.hasSameShape(as: reference), "\(spec) on \(path): shape \(out.width)x\(out.height)")
-            guard out.hasSameShape(as: reference) else { continue }
-            var mask: Mat?
-            if path == .opencv && c.tolerance.openCVInteriorOnly {
-                mask = try interior(spec, input)
+            // The kernel level matters only to the SIMD and recipe paths.
+            for level in path == .opencv ? [KernelLevel.current] : KernelLevel.supported {
+                let out = try KernelLevel.$override.withValue(level) { try run(spec, path, input) }
+                let label = "\(spec) on \(path) at \(level)"
+                #expect(out.hasSameShape(as: reference), "\(label): shape \(out.width)x\(out.height)")
+                guard out.hasSameShape(as: reference) else { continue }
+                var mask: Mat?
+                if path == .opencv && c.tolerance.openCVInteriorOnly {
+                    mask = try interior(spec, input)
+                }
+                let worst = TestImages.maxAbsDifference(reference, out, where: mask)
+                #expect(worst <= limit, "\(label), \(input.format) \(input.width)x\(input.height): off by \(worst)")
             }
-            let worst = TestImages.maxAbsDifference(reference, out, where: mask)
-            #expect(worst <= limit, "\(spec) on \(path), \(input.format) \(input.width)x\(input.height): off by \(worst)")
         }
     }
 

@@ -1,28 +1,29 @@
 import FramelabElements
 import FramelabCore
+import FramelabKernels
 import Foundation
 @testable import FramelabFilters
 import Testing
 
 /// The fused matrix-then-curve loop gives exactly what the two steps give one after the
 /// other, whatever the width (vector part, trailing lookups, scalar tail), stride or
-/// vector loop, in place too; the pair tables equal the per-channel tables; and
+/// kernel level, in place too; the pair tables equal the per-channel tables; and
 /// `explain` says when the fused loop is used.
 @Suite struct MatrixCurveKernelTests {
     @Test(arguments: [("sepia", ColorMatrixKernelTests.sepia), ("hue", ColorMatrixKernelTests.hue),
                       ("darken", ColorMatrixKernelTests.darken), ("identity", ColorMatrix.identity)])
     func fusedLoopEqualsTwoSteps(name: String, matrix: ColorMatrix) {
-        for loop in ColorMatrixKernelTests.loops { check(name: "\(name) \(loop)", matrix: matrix, loop: loop) }
+        for table in KernelLevel.supported.flatMap(\.tables) { check(name: "\(name) \(table.name)", matrix: matrix, kernels: table) }
     }
 
-    private func check(name: String, matrix: ColorMatrix, loop: ColorMatrixKernel.VectorLoop) {
+    private func check(name: String, matrix: ColorMatrix, kernels: KernelTable) {
         let gamma = ChannelCurves { 255 * pow($0 / 255, 0.8) }
-        let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(matrix, loop: loop), curves: gamma)
+        let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(matrix, kernels: kernels), curves: gamma)
         var rng = SplitMix64(seed: 11)
-        for (w, h) in [(1, 1), (7, 2), (8, 3), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (100, 6)] {
+        for (w, h) in [(1, 1), (7, 2), (8, 3), (16, 2), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (47, 2), (48, 3), (49, 2), (100, 6)] {
             let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
             let twoSteps = Mat(format: .bgra8, width: w, height: h)
-            ColorMatrixKernel(matrix, loop: loop).apply(input, into: twoSteps, rows: 0..<h)
+            ColorMatrixKernel(matrix, kernels: kernels).apply(input, into: twoSteps, rows: 0..<h)
             gamma.applyTables(twoSteps, into: twoSteps, rows: 0..<h)
             expectBothWays(input, equal: twoSteps, "\(name) \(w)x\(h)") { fused.apply($0, into: $1, rows: 0..<h) }
         }
@@ -58,7 +59,9 @@ import Testing
             let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
             let expected = Mat(format: .bgra8, width: w, height: h)
             curves.applyScalar(input, into: expected)
-            expectBothWays(input, equal: expected, "\(w)x\(h)") { pairs.apply($0, into: $1, rows: 0..<h) }
+            for table in KernelLevel.supported.flatMap(\.tables) {
+                expectBothWays(input, equal: expected, "\(w)x\(h) \(table.name)") { pairs.apply($0, into: $1, rows: 0..<h, kernels: table) }
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 import FramelabCore
 
 extension BenchReport {
-    /// `{"memcpy_ms": …, "results": [{filter, path, size, threads, min_ms, median_ms}, …], …}`.
+    /// `{"isa": …, "memcpy_ms": …, "results": [{filter, path, size, threads, min_ms, median_ms}, …], …}`.
     /// `memcpy_ms` is the minimum for the first size; `memcpy_ms_by_size` has every size.
     public func json() -> String {
         func number(_ v: Double) -> String { v.isFinite ? String(v) : "null" }
@@ -27,7 +27,7 @@ extension BenchReport {
                 + "\"vs_opencv\": \(q.openCV.map(number) ?? "null"), \"vs_scalar\": \(q.scalar.map(number) ?? "null")}"
         }
         let goals = goalChecks().map { "{\"goal\": \(string($0.goal)), \"measured\": \(string($0.measured)), \"met\": \($0.met)}" }
-        return "{\"memcpy_ms\": \(number(first)), \"memcpy_ms_by_size\": {\(bySize)},\n \"results\": [\n  "
+        return "{\"isa\": \(string(isa)), \"memcpy_ms\": \(number(first)), \"memcpy_ms_by_size\": {\(bySize)},\n \"results\": [\n  "
             + rows.joined(separator: ",\n  ") + "\n ],\n \"skipped\": [" + skipped.map(string).joined(separator: ", ")
             + "],\n \"goals\": [" + goals.joined(separator: ", ") + "]}"
     }

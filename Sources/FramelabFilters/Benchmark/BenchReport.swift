@@ -15,6 +15,8 @@ public struct BenchResult: Sendable {
 /// Everything one `bench filters` run measured, with ratios computed from results taken
 /// side by side in the same process.
 public struct BenchReport: Sendable {
+    /// The kernel level the SIMD and recipe paths ran at (`KernelLevel`).
+    public var isa = KernelLevel.current.rawValue
     /// memcpy of one BGRA frame, per size ("WxH").
     public var memcpy: [String: BenchTimer.Timing] = [:]
     /// Per-filter results (`filter` is a built-in name) and the chain results

@@ -24,6 +24,8 @@ public struct FilterBenchmark {
         /// default parameters, on the same frames as the built-ins.
         public var pluginFilters: [String] = []
         public var budgetSizes: [(width: Int, height: Int)] = [(1280, 720), (1920, 1080), (3840, 2160)]
+        /// The kernel levels to time (`runLevels`); each must be one this CPU has.
+        public var levels: [KernelLevel] = [KernelLevel.current]
         public init() {}
     }
 
@@ -38,9 +40,25 @@ public struct FilterBenchmark {
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
-    /// Runs everything; `progress` gets one line per measurement about to start.
+    /// Runs everything once per configured level (filters made at that level), then, with
+    /// more than one level, the level comparison side by side.
+    public func runLevels(progress: (String) -> Void) throws -> (reports: [BenchReport], comparison: LevelComparison?) {
+        var reports: [BenchReport] = []
+        for level in configuration.levels {
+            precondition(level.isSupported, "bench: kernel level \(level) is not supported by this CPU")
+            reports.append(try KernelLevel.$override.withValue(level) {
+                try run { progress(configuration.levels.count > 1 ? "[\(level)] " + $0 : $0) }
+            })
+        }
+        guard configuration.levels.count > 1 else { return (reports, nil) }
+        return (reports, try compareLevels(progress: progress))
+    }
+
+    /// Runs everything at `KernelLevel.current`; `progress` gets one line per measurement
+    /// about to start.
     public func run(progress: (String) -> Void) throws -> BenchReport {
         var report = BenchReport()
+        report.isa = KernelLevel.current.rawValue
         // The goals are about one thread; OpenCV's own loops would otherwise use every core.
         let openCVThreads = OpenCVThreads.count
         OpenCVThreads.count = 1
@@ -151,6 +169,47 @@ public struct FilterBenchmark {
         let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds)
         for (key, timing) in zip(keys, timings) { report.goalTimings[key] = timing }
         report.goalRounds = Self.goalRounds
+    }
+
+    /// Times, side by side in alternating rounds at the first size, each configured
+    /// built-in on the SIMD path and the chain eagerly and as a one-thread recipe, at every
+    /// configured level, with memcpy: one machine phase for all the levels.
+    func compareLevels(progress: (String) -> Void) throws -> LevelComparison {
+        let (w, h) = configuration.sizes.first ?? (1920, 1080)
+        let frame = Self.testFrame(width: w, height: h)
+        let copy = Mat(format: frame.format, width: w, height: h)
+        var comparison = LevelComparison(size: "\(w)x\(h)", levels: configuration.levels.map(\.rawValue))
+        var bodies: [() throws -> Void] = [{
+            copy.withUnsafeMutableBytes { dst in frame.withUnsafeBytes { src in _ = memcpy(dst.baseAddress!, src.baseAddress!, src.count) } }
+        }]
+        var cases: [(name: String, path: String)] = []
+        let specs = try Self.chain.map { try ElementSpec(parsing: $0) }
+        for name in configuration.filters where configuration.paths.contains(.simd) { cases.append((name, "simd")) }
+        if configuration.paths.contains(.simd) { cases.append(("chain4", "eager-simd")) }
+        if configuration.paths.contains(.recipe) { cases.append(("chain4", "recipe")) }
+        for c in cases {
+            for level in configuration.levels {
+                let filters: [any FrameFilter] = try KernelLevel.$override.withValue(level) {
+                    switch (c.name, c.path) {
+                    case ("chain4", "recipe"): return try registry.instantiateChain(specs, path: .recipe, threads: 1)
+                    case ("chain4", _): return try specs.map { try registry.instantiate($0, path: .simd) }
+                    default: return [try registry.instantiate(ElementSpec(name: c.name), path: .simd)]
+                    }
+                }
+                bodies.append { try Self.runChain(filters, on: frame) }
+            }
+        }
+        progress("kernel levels: \(cases.count) cases at \(configuration.levels.count) levels side by side at \(w)x\(h), "
+                 + "\(Self.goalRounds) rounds")
+        let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds)
+        comparison.memcpy = timings[0]
+        let n = configuration.levels.count
+        for (i, c) in cases.enumerated() {
+            comparison.rows.append(LevelComparison.Row(filter: c.name, path: c.path,
+                                                       timings: Array(timings[(1 + i * n)..<(1 + (i + 1) * n)])))
+        }
+        comparison.rounds = Self.goalRounds
+        return comparison
     }
 
     /// One plugin filter on the frame, or nil (with the reason in `skipped`) when it does

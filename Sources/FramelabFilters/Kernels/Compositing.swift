@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 
 /// Two- and three-input compositing on same-size images.
 public enum Compositing {
@@ -15,19 +16,16 @@ public enum Compositing {
         }
     }
 
-    /// Fixed-point source-over: keep = 255 − alpha; b·keep/255 by the exact
-    /// (v + 128 + ((v + 128) >> 8)) >> 8 division.
-    public static func sourceOverFast(top: Mat, bottom: Mat, into output: Mat, rows: Range<Int>) {
+    /// Fixed-point source-over with the level's `sourceOver` rows: keep = 255 − alpha;
+    /// b·keep/255 by the exact (v + 128 + ((v + 128) >> 8)) >> 8 division.
+    public static func sourceOverFast(top: Mat, bottom: Mat, into output: Mat, rows: Range<Int>,
+                                      level: KernelLevel = .current) {
+        sourceOver(top: top, bottom: bottom, into: output, rows: rows, kernels: level.kernels)
+    }
+
+    static func sourceOver(top: Mat, bottom: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable) {
         let ch = bottom.format.channels
-        forEachRowTriple(top, bottom, output, rows: rows) { t, b, d in
-            for x in 0..<output.width {
-                let keep = 255 - Int(t[4 * x + 3])
-                for c in 0..<ch {
-                    let v = Int(b[ch * x + c]) * keep + 128
-                    d[ch * x + c] = UInt8(min(255, Int(t[4 * x + c]) + ((v + (v >> 8)) >> 8)))
-                }
-            }
-        }
+        forEachRowTriple(top, bottom, output, rows: rows) { t, b, d in kernels.sourceOver(t, b, d, output.width, ch) }
     }
 
     /// out = foreground · m + background · (1 − m), m = mask / 255 (a gray8 image).
@@ -45,9 +43,15 @@ public enum Compositing {
         }
     }
 
-    /// SIMD blend: eight samples at a time in 32-bit lanes with the same exact division.
-    public static func blendWithMaskFast(foreground: Mat, background: Mat, mask: Mat, into output: Mat, rows: Range<Int>) {
-        typealias V = SIMD8<Int32>
+    /// SIMD blend with the level's `blend` (the exact division by 255), then a scalar tail.
+    public static func blendWithMaskFast(foreground: Mat, background: Mat, mask: Mat, into output: Mat, rows: Range<Int>,
+                                         level: KernelLevel = .current) {
+        blendWithMask(foreground: foreground, background: background, mask: mask, into: output, rows: rows,
+                      kernels: level.kernels)
+    }
+
+    static func blendWithMask(foreground: Mat, background: Mat, mask: Mat, into output: Mat, rows: Range<Int>,
+                              kernels: KernelTable) {
         let ch = output.format.channels
         var weights = [UInt8](repeating: 0, count: output.width * ch + 8)
         mask.withUnsafeBytes { mb in
@@ -59,17 +63,7 @@ public enum Compositing {
                     // The mask spread to every channel, so the vector loop reads three aligned streams.
                     for x in 0..<output.width { for c in 0..<ch { wp[ch * x + c] = m[x] } }
                     let n = output.width * ch
-                    var i = 0
-                    let full = V(repeating: 255), half = V(repeating: 128)
-                    while i + 8 <= n {
-                        let fv = V(truncatingIfNeeded: UnsafeRawPointer(f + i).loadUnaligned(as: SIMD8<UInt8>.self))
-                        let bv = V(truncatingIfNeeded: UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<UInt8>.self))
-                        let wv = V(truncatingIfNeeded: UnsafeRawPointer(wp + i).loadUnaligned(as: SIMD8<UInt8>.self))
-                        let v = fv &* wv &+ bv &* (full &- wv) &+ half
-                        let q = (v &+ (v &>> 8)) &>> 8
-                        UnsafeMutableRawPointer(d + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: q), as: SIMD8<UInt8>.self)
-                        i += 8
-                    }
+                    var i = kernels.blend(f, b, wp, d, n)
                     while i < n {
                         let w = Int(wp[i])
                         let v = Int(f[i]) * w + Int(b[i]) * (255 - w) + 128

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 
 #if canImport(Glibc)
 import Glibc
@@ -57,7 +58,8 @@ struct GaussianBlur: Sendable {
     /// whatever the format. Rows are blurred horizontally into a ring of 32-bit rows, then
     /// combined vertically; `rows` of the output are produced. All working memory is in
     /// `scratch`, which the caller keeps across frames and does not share between threads.
-    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch) {
+    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch,
+                   kernels: KernelTable = KernelLevel.currentTable) {
         typealias V = SIMD8<Int32>
         let ch = input.format.channels, w = input.width, h = input.height, r = radius
         let n = w * ch
@@ -82,17 +84,7 @@ struct GaussianBlur: Sendable {
                                 for c in 0..<ch { pb[x * ch + c] = Int32(row[sx * ch + c]) }
                             }
                             let out = rb + ((sy % ringCount + ringCount) % ringCount) * stride
-                            var i = 0
-                            while i + 8 <= n {
-                                var acc = V.zero
-                                var tap = UnsafeRawPointer(pb + i)
-                                for k in 0..<taps {
-                                    acc &+= tap.loadUnaligned(as: V.self) &* splat[k]
-                                    tap += ch * 4
-                                }
-                                UnsafeMutableRawPointer(out + i).storeBytes(of: (acc &+ 8) &>> 4, as: V.self)
-                                i += 8
-                            }
+                            var i = kernels.blurHorizontal(pb, out, n, ch, splat, taps)
                             while i < n {
                                 var acc: Int32 = 0
                                 for k in 0..<taps { acc += pb[i + k * ch] * fixed[k] }
@@ -104,19 +96,9 @@ struct GaussianBlur: Sendable {
                         for y in rows {
                             horizontal(y + r)
                             let drow = d + y * output.stride
-                            var i = 0
-                            let half = V(repeating: 1 << 19), hi = V(repeating: 255)
                             // The ring rows this output row combines, oldest first, found once per row.
                             for k in 0..<taps { rowsOf[k] = ((y - r + k) % ringCount + ringCount) % ringCount * stride }
-                            while i + 8 <= n {
-                                var acc = V.zero
-                                for k in 0..<taps {
-                                    acc &+= UnsafeRawPointer(rb + rowsOf[k] + i).loadUnaligned(as: V.self) &* splat[k]
-                                }
-                                let v = pointwiseMin((acc &+ half) &>> 20, hi)
-                                UnsafeMutableRawPointer(drow + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
-                                i += 8
-                            }
+                            var i = kernels.blurVertical(rb, rowsOf, splat, taps, drow, n)
                             while i < n {
                                 var acc: Int32 = 0
                                 for k in 0..<taps { acc += rb[rowsOf[k] + i] * fixed[k] }

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 
 /// An RGBA colour with components 0…1 (Core Image's convention), straight alpha.
 public struct RGBAColor: Sendable, Equatable {
@@ -45,8 +46,8 @@ public enum Generator: Sendable, Equatable {
     }
 
     /// The fast path: a constant colour is one 32-bit pattern stored along each row; the
-    /// gradient steps through Float lanes, eight pixels at a time.
-    func renderFast(into output: Mat, rows: Range<Int>) {
+    /// gradient's positions come from the level's `gradient` (Float lanes).
+    func renderFast(into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
         let ch = output.format.channels
         switch self {
         case .constantColor(let color):
@@ -64,19 +65,12 @@ public enum Generator: Sendable, Equatable {
             let from = c0.bgra.map { Float($0) }, delta = zip(c0.bgra, c1.bgra).map { Float($1 - $0) }
             let centre = (Float(cx * Double(output.width)), Float(cy * Double(output.height)))
             let inner = Float(r0), span = Float(max(r1 - r0, 1e-9))
-            let lanes = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5)
-            var ts = [Float](repeating: 0, count: output.width + 8)
+            // Positions for a whole row; the kernel writes up to a multiple of 16.
+            var ts = [Float](repeating: 0, count: max(16, (output.width + 15) / 16 * 16))
             forEachOutputRow(output, output, rows: rows) { _, d, y in
                 let dy = Float(y) + 0.5 - centre.1
                 ts.withUnsafeMutableBufferPointer { tb in
-                    var x = 0
-                    while x < output.width {
-                        let dx = lanes + Float(x) - centre.0
-                        let t = (((dx * dx + dy * dy).squareRoot() - inner) / span)
-                            .clamped(lowerBound: .zero, upperBound: SIMD8(repeating: 1))
-                        UnsafeMutableRawPointer(tb.baseAddress! + x).storeBytes(of: t, as: SIMD8<Float>.self)
-                        x += 8
-                    }
+                    kernels.gradient(tb.baseAddress!, output.width, centre.0, dy, inner, span)
                     for x in 0..<output.width {
                         let t = tb[x]
                         if ch == 1 {

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 
 /// A per-channel curve on BGRA pixels as two tables indexed by byte pairs, so a pixel
 /// takes two lookups instead of three:
@@ -14,9 +15,13 @@ import FramelabCore
 /// The tables are 128 KB and 256 KB and live in L2, but a frame touches few entries:
 /// with constant alpha `high` uses 256 of its entries, and camera images, whose B and G
 /// move together, use a small band of `low`. Built once per kernel (about 0.3 ms).
+///
+/// The curve's three byte tables (B, G, R, 768 bytes) ride along: levels with a byte
+/// permute (AVX-512 VBMI) look up in registers instead (`KernelTable.curve`).
 final class PairCurveTables: Sendable {
     let low: [UInt16]
     let high: [UInt32]
+    let bytes: [UInt8]
 
     init(_ curves: ChannelCurves) {
         let b = curves.tables[0], g = curves.tables[1], r = curves.tables[2]
@@ -30,43 +35,24 @@ final class PairCurveTables: Sendable {
         }
         self.low = low
         self.high = high
+        bytes = curves.tables.flatMap { $0 }
     }
 
-    /// Rows of a BGRA image through the curve (in place is fine).
-    func apply(_ input: Mat, into output: Mat, rows: Range<Int>) {
+    /// Rows of a BGRA image through the curve with the level's `curve` (in place is fine).
+    func apply(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
         precondition(input.format == .bgra8, "pair tables are for BGRA")
-        withTables { low, high in
+        withTables { bytes, low, high in
             forEachRowPair(input, output, rows: rows) { s, d in
-                lookUpPairs(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), from: 0, to: input.width, low, high)
+                let done = kernels.curve(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width, bytes, low, high)
+                kernels.pairLookup(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), done, input.width, low, high)
             }
         }
     }
 
-    /// The tables as pointers valid for `body`.
-    func withTables<R>(_ body: (UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> R) -> R {
-        low.withUnsafeBufferPointer { l in high.withUnsafeBufferPointer { h in body(l.baseAddress!, h.baseAddress!) } }
+    /// The byte and pair tables as pointers valid for `body`.
+    func withTables<R>(_ body: (UnsafePointer<UInt8>, UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { b in
+            low.withUnsafeBufferPointer { l in high.withUnsafeBufferPointer { h in body(b.baseAddress!, l.baseAddress!, h.baseAddress!) } }
+        }
     }
-}
-
-/// Pixels start..<end of one BGRA row through pair tables, `s` to `d` (may be the same).
-/// Indices are 16-bit fields of the pixel, so they are always in range.
-@inline(__always)
-func lookUpPairs(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, from start: Int, to end: Int,
-                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) {
-    var x = start
-    while x < end {
-        let v = (s + 4 &* x).loadUnaligned(as: UInt32.self)
-        (d + 4 &* x).storeBytes(of: UInt32(low[Int(v & 0xFFFF)]) | high[Int(v &>> 16)], as: UInt32.self)
-        x &+= 1
-    }
-}
-
-/// Eight pixels in place through pair tables, unrolled (the fused loop's trailing lookups).
-@inline(__always)
-func lookUpPairsEight(_ p: UnsafeMutableRawPointer, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) {
-    @inline(__always) func one(_ o: Int) {
-        let v = (p + o).loadUnaligned(as: UInt32.self)
-        (p + o).storeBytes(of: UInt32(low[Int(v & 0xFFFF)]) | high[Int(v &>> 16)], as: UInt32.self)
-    }
-    one(0); one(4); one(8); one(12); one(16); one(20); one(24); one(28)
 }

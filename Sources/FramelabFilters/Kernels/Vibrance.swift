@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 
 /// Vibrance: saturation raised (or lowered) most where colour is weakest, as CIVibrance.
 ///
@@ -24,34 +25,15 @@ struct Vibrance: Sendable {
         }
     }
 
-    /// SIMD: luma at 6 fractional bits, k at 12 (its slope kept at 20 bits, so the
-    /// quantisation error stays below 0.02 of a level); the products stay inside Int32.
-    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>) {
-        typealias V = SIMD8<Int32>
+    /// SIMD: the level's `vibrance` (luma at 6 fractional bits, k at 12, its slope kept at
+    /// 20 bits, so the quantisation error stays below 0.02 of a level), then a scalar tail
+    /// in the same fixed point.
+    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
         let step = input.format.bytesPerPixel
         let kAmount = Int32((amount * 4096 * 256 / 255).rounded())
-        let mask = V(repeating: 0xFF), alpha = V(repeating: -16_777_216), hi = V(repeating: 255)
-        let vb = V(repeating: Luma.wb), vg = V(repeating: Luma.wg), vr = V(repeating: Luma.wr)
-        let va = V(repeating: kAmount), one = V(repeating: 4096), full = V(repeating: 255), half8 = V(repeating: 128)
-        let round6 = V(repeating: 128), round18 = V(repeating: 1 << 17)
         forEachRowPair(input, output, rows: rows) { s, d in
             var x = 0
-            if step == 4 {
-                let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(d)
-                while x + 8 <= input.width {
-                    let v = (src + 4 * x).loadUnaligned(as: V.self)
-                    let b = v & mask, g = (v &>> 8) & mask, r = (v &>> 16) & mask
-                    let y6 = (b &* vb &+ g &* vg &+ r &* vr &+ round6) &>> 8
-                    let spread = pointwiseMax(pointwiseMax(r, g), b) &- pointwiseMin(pointwiseMin(r, g), b)
-                    let k = one &+ ((va &* (full &- spread) &+ half8) &>> 8)
-                    let base = y6 &* one &+ round18
-                    func channel(_ c: V) -> V {
-                        pointwiseMin(pointwiseMax((base &+ ((c &<< 6) &- y6) &* k) &>> 18, .zero), hi)
-                    }
-                    (dst + 4 * x).storeBytes(of: channel(b) | (channel(g) &<< 8) | (channel(r) &<< 16) | (v & alpha), as: V.self)
-                    x += 8
-                }
-            }
+            if step == 4 { x = kernels.vibrance(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width, kAmount) }
             while x < input.width {
                 let p = x * step
                 let b = Int32(s[p]), g = Int32(s[p + 1]), r = Int32(s[p + 2])

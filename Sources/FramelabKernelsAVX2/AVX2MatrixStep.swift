@@ -1,4 +1,5 @@
-#if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+#if arch(x86_64)
+import FramelabKernels
 import _Builtin_intrinsics.intel
 
 /// The colour matrix's eight-pixel step (3x3 plus bias on B, G, R; alpha kept) in AVX2
@@ -11,8 +12,43 @@ import _Builtin_intrinsics.intel
 ///
 /// Measured at 1080p on one thread (Zen 1, idle): 2.0–2.2 ms per frame against 3.0 ms
 /// for the portable `SIMD8` loop, which spends its time on the 2^23 rounding trick,
-/// integer min/max clamps and shifts to re-interleave (docs/filters.md).
-struct AVX2MatrixStep {
+/// integer min/max clamps and shifts to re-interleave (docs/filters.md). The packs clamp
+/// for free, so every 3x3 matrix costs the same and `ClampNeed` is not consulted.
+enum AVX2MatrixStep {
+    /// A row through the step: see `Step.row`.
+    static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>) -> Int {
+        Step(k).row(s, d, width)
+    }
+
+    /// How many pixels the fused loop's lookups trail its matrix step.
+    static let lag = 32
+
+    /// The AVX2 matrix on pixels x…x+7 and the pair-table lookups on x−lag…x−lag+7 in one
+    /// loop: the matrix keeps the floating-point pipes busy, the lookups the integer pipes
+    /// and load ports, and the lag lets them read lines whose vector stores have completed.
+    /// Not inlined: one small loop with the splats and shuffles in registers.
+    @inline(never)
+    static func fusedMatrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>,
+                                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        let step = Step(k)
+        let green = step.greenLanes, red = step.redLanes, interleave = step.interleave
+        var x = 0
+        while x &+ 8 <= width {
+            let v = (s + 4 &* x).loadUnaligned(as: __m256i.self)
+            (d + 4 &* x).storeBytes(of: step.eight(v, green: green, red: red, interleave: interleave), as: __m256i.self)
+            if x >= lag { PortableKernels.pairLookupEight(d + 4 &* (x &- lag), low, high) }
+            x &+= 8
+        }
+        // The lookups the loop has not reached yet.
+        PortableKernels.pairLookup(UnsafeRawPointer(d), d, Swift.max(0, x &- lag), x, low, high)
+        return x
+    }
+}
+
+/// The step's splatted coefficients and shuffles. File-private: a type visible outside this
+/// file gets its metadata and value-witness helpers emitted in builds for testing, and those
+/// helpers (`__swift_memcpy…`) have names every module shares (`KernelLevelTests`).
+private struct Step {
     // Twelve splatted coefficients: R, G, B rows on R, G, B, then the row's bias.
     let rr, rg, rb, r0, gr, gg, gb, g0, br, bg, bb, b0: __m256
 

@@ -1,0 +1,57 @@
+import FramelabCore
+
+/// `bench filters --isa all`: the level-dependent cases (each built-in on the SIMD path,
+/// the chain eagerly and as a recipe) at every kernel level, timed side by side in
+/// alternating rounds with memcpy, so one phase of a shared machine falls on every level.
+public struct LevelComparison: Sendable {
+    public struct Row: Sendable {
+        public let filter: String
+        public let path: String
+        /// One timing per level, in `levels` order.
+        public let timings: [BenchTimer.Timing]
+    }
+
+    public let size: String
+    /// Level names, lowest first.
+    public let levels: [String]
+    public var memcpy = BenchTimer.Timing(minMs: .nan, medianMs: .nan, samplesMs: [])
+    public var rows: [Row] = []
+    public var rounds = 0
+
+    init(size: String, levels: [String]) {
+        self.size = size
+        self.levels = levels
+    }
+
+    /// A table: one row per case, min / median ms and the minimum's ratio to memcpy per level.
+    public func text() -> String {
+        var lines = ["kernel levels side by side at \(size) (min / median ms, min vs memcpy; one thread, \(rounds) alternating rounds):"]
+        lines.append("memcpy of one BGRA frame: min \(BenchReport.ms(memcpy.minMs)) ms, median \(BenchReport.ms(memcpy.medianMs)) ms")
+        func pad(_ s: String, _ n: Int, left: Bool = false) -> String {
+            let gap = String(repeating: " ", count: max(0, n - s.count))
+            return left ? gap + s : s + gap
+        }
+        lines.append(pad("filter", 16) + " " + pad("path", 11) + levels.map { pad($0, 24, left: true) }.joined())
+        for row in rows {
+            let cells = row.timings.map { t in
+                "\(BenchReport.ms(t.minMs)) / \(BenchReport.ms(t.medianMs)) = \(BenchReport.ratio(t.minMs / memcpy.minMs))"
+            }
+            lines.append(pad(row.filter, 16) + " " + pad(row.path, 11) + cells.map { pad($0, 24, left: true) }.joined())
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `{"size", "levels", "memcpy_ms", "rows": [{filter, path, "by_level": {level: {min_ms, median_ms, vs_memcpy}}}]}`.
+    public func json() -> String {
+        func number(_ v: Double) -> String { v.isFinite ? String(v) : "null" }
+        let rowsJSON = rows.map { row in
+            let cells = zip(levels, row.timings).map { level, t in
+                "\"\(level)\": {\"min_ms\": \(number(t.minMs)), \"median_ms\": \(number(t.medianMs)), "
+                    + "\"vs_memcpy\": \(number(t.minMs / memcpy.minMs))}"
+            }
+            return "{\"filter\": \"\(row.filter)\", \"path\": \"\(row.path)\", \"by_level\": {\(cells.joined(separator: ", "))}}"
+        }
+        return "{\"size\": \"\(size)\", \"levels\": [\(levels.map { "\"\($0)\"" }.joined(separator: ", "))], "
+            + "\"memcpy_ms\": \(number(memcpy.minMs)), \"rows\": [\n  \(rowsJSON.joined(separator: ",\n  "))\n ]}"
+    }
+}

@@ -1,0 +1,115 @@
+/// The vector kernels of one instruction-set level: the inner loops of the built-in filters
+/// on raw rows. `FramelabFilters` picks one table at start-up (`KernelLevel`) and its
+/// filters call only through it; each level's table lives in a module compiled for that
+/// level (docs/filters.md, "Kernel levels").
+///
+/// Every entry is a vector main loop over one row. Those that return an `Int` return the
+/// first element they did not do, and the caller finishes the row with its scalar tail;
+/// the others do the whole row. Pointers are valid only for the call; `src` and `dst`
+/// may be the same row unless an entry says otherwise.
+public struct KernelTable: Sendable {
+    /// The level's name, as `FRAMELAB_ISA` and bench results spell it.
+    public let name: String
+
+    /// BGRA pixels through a 3x3 colour matrix plus bias on B, G, R; alpha kept. `k` is the
+    /// 4 x 5 layout (rows R, G, B, A on R, G, B, A, then bias); `clamp` says which clamps
+    /// the matrix can need (loops that clamp by saturation ignore it).
+    public let matrix3: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
+                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int
+    /// BGRA pixels through the full 4x4 matrix plus bias (alpha changes); `k` as above.
+    public let matrix4: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
+                                   _ k: UnsafePointer<Float>) -> Int
+    /// `matrix3` then the curve (`curve`) on the same pixels; every pixel before the
+    /// returned index has had both.
+    public let matrixCurve: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
+                                       _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
+                                       _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
+    /// BGRA pixels through a per-channel curve, alpha kept. The curve comes in two forms,
+    /// and a level uses the one it does best: `bytes`, three 256-byte tables (B, G, R; for
+    /// in-register lookups), and the pair tables of `pairLookup`.
+    public let curve: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
+                                 _ bytes: UnsafePointer<UInt8>,
+                                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
+    /// BGRA pixels `start..<end` through pair tables: `low[b | g << 8]` is the new B and G,
+    /// `high[r | a << 8]` the new R and the kept A in bits 16…31.
+    public let pairLookup: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ start: Int, _ end: Int,
+                                      _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Void
+    /// BGRA pixels to gray bytes with `LumaWeights` (14 fractional bits).
+    public let luma: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int) -> Int
+    /// BGRA vibrance; `amount` is the amount ×4096×256/255, rounded (see `Vibrance`).
+    public let vibrance: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
+                                    _ amount: Int32) -> Int
+    /// `n` samples: (f·w + b·(255 − w)) / 255, rounded, with the exact division by 255.
+    public let blend: @Sendable (_ foreground: UnsafePointer<UInt8>, _ background: UnsafePointer<UInt8>,
+                                 _ weights: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int
+    /// One row of premultiplied source-over (top is BGRA, bottom and dst have `channels`);
+    /// the whole row.
+    public let sourceOver: @Sendable (_ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>,
+                                      _ dst: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Void
+    /// Horizontal blur pass: `n` outputs, output i = Σ padded[i + k·channels]·w[k] at 8
+    /// fractional bits (weights ×2^12, splatted).
+    public let blurHorizontal: @Sendable (_ padded: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>, _ n: Int,
+                                          _ channels: Int, _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int) -> Int
+    /// Vertical blur pass: `n` bytes, byte i = Σ ring[rowOffsets[k] + i]·w[k], rounded, ≤ 255.
+    public let blurVertical: @Sendable (_ ring: UnsafePointer<Int32>, _ rowOffsets: UnsafePointer<Int>,
+                                        _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int,
+                                        _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int
+    /// Radial-gradient positions of one row: t[x] = clamp((|(x + 0.5 − centreX, dy)| − inner) / span, 0, 1)
+    /// for x in 0..<width; `t` must hold `width` rounded up to a multiple of 16.
+    public let gradient: @Sendable (_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,
+                                    _ inner: Float, _ span: Float) -> Void
+
+    public init(name: String,
+                matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed) -> Int,
+                matrix4: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>) -> Int,
+                matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed,
+                                                  UnsafePointer<UInt8>, UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
+                                            UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                pairLookup: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int,
+                                                 UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Void,
+                luma: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Int,
+                vibrance: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int32) -> Int,
+                blend: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>,
+                                            UnsafeMutablePointer<UInt8>, Int) -> Int,
+                sourceOver: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, Int) -> Void,
+                blurHorizontal: @escaping @Sendable (UnsafePointer<Int32>, UnsafeMutablePointer<Int32>, Int, Int,
+                                                     UnsafePointer<SIMD8<Int32>>, Int) -> Int,
+                blurVertical: @escaping @Sendable (UnsafePointer<Int32>, UnsafePointer<Int>, UnsafePointer<SIMD8<Int32>>, Int,
+                                                   UnsafeMutablePointer<UInt8>, Int) -> Int,
+                gradient: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Float, Float, Float, Float) -> Void) {
+        self.name = name
+        self.matrix3 = matrix3
+        self.matrix4 = matrix4
+        self.matrixCurve = matrixCurve
+        self.curve = curve
+        self.pairLookup = pairLookup
+        self.luma = luma
+        self.vibrance = vibrance
+        self.blend = blend
+        self.sourceOver = sourceOver
+        self.blurHorizontal = blurHorizontal
+        self.blurVertical = blurVertical
+        self.gradient = gradient
+    }
+}
+
+extension KernelTable {
+    /// The portable kernels compiled for this module's target: SSE2 on x86-64 (any x86-64
+    /// CPU), NEON on arm64. The level modules build their tables from the same source
+    /// (`PortableKernels` is inlined into them), replacing the entries they do better.
+    public static let portable = KernelTable(
+        name: "baseline",
+        matrix3: { PortableKernels.matrix3($0, $1, $2, $3, $4) },
+        matrix4: { PortableKernels.matrix4($0, $1, $2, $3) },
+        matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6, $7) },
+        curve: { PortableKernels.curve($0, $1, $2, $3, $4, $5) },
+        pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
+        luma: { PortableKernels.luma($0, $1, $2) },
+        vibrance: { PortableKernels.vibrance($0, $1, $2, $3) },
+        blend: { PortableKernels.blend($0, $1, $2, $3, $4) },
+        sourceOver: { PortableKernels.sourceOver($0, $1, $2, $3, $4) },
+        blurHorizontal: { PortableKernels.blurHorizontal($0, $1, $2, $3, $4, $5) },
+        blurVertical: { PortableKernels.blurVertical($0, $1, $2, $3, $4, $5) },
+        gradient: { PortableKernels.gradient($0, $1, $2, $3, $4, $5) })
+}

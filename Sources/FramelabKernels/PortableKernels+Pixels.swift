@@ -1,0 +1,167 @@
+/// BT.601 luma weights ×2^14, as OpenCV's cvtColor uses them (they sum to exactly 2^14).
+public enum LumaWeights {
+    public static let b: Int32 = 1868, g: Int32 = 9617, r: Int32 = 4899
+}
+
+extension PortableKernels {
+    /// Pair-table lookups: one 32-bit load, two lookups OR-ed, one store per pixel. Indices
+    /// are 16-bit fields of the pixel, so they are always in range.
+    @inlinable @inline(__always)
+    public static func pairLookup(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ start: Int, _ end: Int,
+                                  _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) {
+        var x = start
+        while x < end {
+            let v = (src + 4 &* x).loadUnaligned(as: UInt32.self)
+            (dst + 4 &* x).storeBytes(of: UInt32(low[Int(v & 0xFFFF)]) | high[Int(v &>> 16)], as: UInt32.self)
+            x &+= 1
+        }
+    }
+
+    /// A whole BGRA row through the pair tables (x86 has no byte gather before AVX-512 VBMI:
+    /// two scalar lookups a pixel); returns `width`.
+    @inlinable @inline(__always)
+    public static func curve(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
+                             _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        pairLookup(src, dst, 0, width, low, high)
+        return width
+    }
+
+    /// Eight pixels in place through pair tables, unrolled (a fused loop's trailing lookups).
+    @inlinable @inline(__always)
+    public static func pairLookupEight(_ p: UnsafeMutableRawPointer, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) {
+        @inline(__always) func one(_ o: Int) {
+            let v = (p + o).loadUnaligned(as: UInt32.self)
+            (p + o).storeBytes(of: UInt32(low[Int(v & 0xFFFF)]) | high[Int(v &>> 16)], as: UInt32.self)
+        }
+        one(0); one(4); one(8); one(12); one(16); one(20); one(24); one(28)
+    }
+
+    /// Eight BGRA pixels per step, fixed point, narrowed to eight bytes.
+    @inlinable @inline(__always)
+    public static func luma(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int) -> Int {
+        let mask = I(repeating: 0xFF), round = I(repeating: 1 << 13)
+        let vb = I(repeating: LumaWeights.b), vg = I(repeating: LumaWeights.g), vr = I(repeating: LumaWeights.r)
+        var x = 0
+        while x &+ 8 <= width {
+            let v = (src + 4 &* x).loadUnaligned(as: I.self)
+            let y = ((v & mask) &* vb &+ ((v &>> 8) & mask) &* vg &+ ((v &>> 16) & mask) &* vr &+ round) &>> 14
+            (dst + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: y), as: SIMD8<UInt8>.self)
+            x &+= 8
+        }
+        return x
+    }
+
+    /// Vibrance: luma at 6 fractional bits, k at 12 (its slope kept at 20 bits, so the
+    /// quantisation error stays below 0.02 of a level); the products stay inside Int32.
+    @inlinable @inline(__always)
+    public static func vibrance(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {
+        let mask = I(repeating: 0xFF), alpha = I(repeating: -16_777_216), hi = I(repeating: 255)
+        let vb = I(repeating: LumaWeights.b), vg = I(repeating: LumaWeights.g), vr = I(repeating: LumaWeights.r)
+        let va = I(repeating: amount), one = I(repeating: 4096), full = I(repeating: 255), half8 = I(repeating: 128)
+        let round6 = I(repeating: 128), round18 = I(repeating: 1 << 17)
+        var x = 0
+        while x &+ 8 <= width {
+            let v = (src + 4 &* x).loadUnaligned(as: I.self)
+            let b = v & mask, g = (v &>> 8) & mask, r = (v &>> 16) & mask
+            let y6 = (b &* vb &+ g &* vg &+ r &* vr &+ round6) &>> 8
+            let spread = lanewiseMax(lanewiseMax(r, g), b) &- lanewiseMin(lanewiseMin(r, g), b)
+            let k = one &+ ((va &* (full &- spread) &+ half8) &>> 8)
+            let base = y6 &* one &+ round18
+            @inline(__always) func channel(_ c: I) -> I {
+                lanewiseMin(lanewiseMax((base &+ ((c &<< 6) &- y6) &* k) &>> 18, .zero), hi)
+            }
+            (dst + 4 &* x).storeBytes(of: channel(b) | (channel(g) &<< 8) | (channel(r) &<< 16) | (v & alpha), as: I.self)
+            x &+= 8
+        }
+        return x
+    }
+
+    /// Eight samples at a time in 32-bit lanes with the exact division by 255.
+    @inlinable @inline(__always)
+    public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ w: UnsafePointer<UInt8>,
+                             _ d: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        let full = I(repeating: 255), half = I(repeating: 128)
+        var i = 0
+        while i &+ 8 <= n {
+            let fv = I(truncatingIfNeeded: UnsafeRawPointer(f + i).loadUnaligned(as: SIMD8<UInt8>.self))
+            let bv = I(truncatingIfNeeded: UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<UInt8>.self))
+            let wv = I(truncatingIfNeeded: UnsafeRawPointer(w + i).loadUnaligned(as: SIMD8<UInt8>.self))
+            let v = fv &* wv &+ bv &* (full &- wv) &+ half
+            let q = (v &+ (v &>> 8)) &>> 8
+            UnsafeMutableRawPointer(d + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: q), as: SIMD8<UInt8>.self)
+            i &+= 8
+        }
+        return i
+    }
+
+    /// Fixed-point source-over: keep = 255 − alpha; b·keep/255 by the exact
+    /// (v + 128 + ((v + 128) >> 8)) >> 8 division. Plain loops the compiler vectorises
+    /// for the level's instruction set.
+    @inlinable @inline(__always)
+    public static func sourceOver(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
+                                  _ width: Int, _ ch: Int) {
+        for x in 0..<width {
+            let keep = 255 &- Int(t[4 &* x &+ 3])
+            for c in 0..<ch {
+                let v = Int(b[ch &* x &+ c]) &* keep &+ 128
+                d[ch &* x &+ c] = UInt8(truncatingIfNeeded: Swift.min(255, Int(t[4 &* x &+ c]) &+ ((v &+ (v &>> 8)) &>> 8)))
+            }
+        }
+    }
+
+    /// Horizontal blur: neighbours are `channels` samples apart, so eight consecutive
+    /// samples make one vector whatever the format.
+    @inlinable @inline(__always)
+    public static func blurHorizontal(_ padded: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>, _ n: Int,
+                                      _ channels: Int, _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int) -> Int {
+        var i = 0
+        while i &+ 8 <= n {
+            var acc = I.zero
+            var tap = UnsafeRawPointer(padded + i)
+            for k in 0..<taps {
+                acc &+= tap.loadUnaligned(as: I.self) &* weights[k]
+                tap += channels &* 4
+            }
+            UnsafeMutableRawPointer(out + i).storeBytes(of: (acc &+ 8) &>> 4, as: I.self)
+            i &+= 8
+        }
+        return i
+    }
+
+    /// Vertical blur over the ring rows one output row combines, oldest first.
+    @inlinable @inline(__always)
+    public static func blurVertical(_ ring: UnsafePointer<Int32>, _ rowOffsets: UnsafePointer<Int>,
+                                    _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int,
+                                    _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        let half = I(repeating: 1 << 19), hi = I(repeating: 255)
+        var i = 0
+        while i &+ 8 <= n {
+            var acc = I.zero
+            for k in 0..<taps {
+                acc &+= UnsafeRawPointer(ring + rowOffsets[k] + i).loadUnaligned(as: I.self) &* weights[k]
+            }
+            let v = lanewiseMin((acc &+ half) &>> 20, hi)
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
+            i &+= 8
+        }
+        return i
+    }
+
+    /// Gradient positions, eight pixels at a time (the last step may write up to 7 past
+    /// `width`): t = clamp((|(x + 0.5 − centreX, dy)| − inner) / span, 0, 1).
+    @inlinable @inline(__always)
+    public static func gradient(_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,
+                                _ inner: Float, _ span: Float) {
+        let lanes = F(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5)
+        let cx = F(repeating: centreX), dyV = F(repeating: dy), innerV = F(repeating: inner), spanV = F(repeating: span)
+        var x = 0
+        while x < width {
+            let dx = lanes + F(repeating: Float(x)) - cx
+            let v = ((dx * dx + dyV * dyV).squareRoot() - innerV) / spanV
+            var clamped = v
+            for i in 0..<8 { clamped[i] = Swift.min(Swift.max(v[i], 0), 1) }
+            UnsafeMutableRawPointer(t + x).storeBytes(of: clamped, as: F.self)
+            x &+= 8
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import FramelabKernels
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
+/// The avx512 level: this module is compiled with -march=x86-64-v4 (x86-64-v3 plus
+/// AVX-512 F, BW, CD, DQ, VL; Package.swift). The colour matrix runs sixteen pixels a step
+/// (`avx512MatrixSixteen`); the other kernels are the portable ones compiled here, which the
+/// compiler lowers with AVX-512VL forms of the 256-bit instructions. Use only on a CPU that
+/// has x86-64-v4 (`KernelLevel` checks CPUID and the OS's ZMM state).
+public enum AVX512Kernels {
+    #if arch(x86_64)
+    /// True in an x86-64 build (the entry points below exist only there).
+    public static let isBuilt = true
+
+    // The entry points `FramelabFilters` puts in the level's `KernelTable`. Plain functions,
+    // not a table built here: a value of a type from another module would make this module
+    // emit its own copy of that type's helpers (outlined copies, memcpy) under the same
+    // shared names as every other module, and the linker keeps one of them, maybe one
+    // compiled with AVX512 instructions. Tests check that no such symbol is left here.
+
+    public static func matrix3(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                               _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
+        let c = avx512MatrixSplats(k)
+        var x = 0
+        while x &+ 16 <= width {
+            (d + 4 &* x).storeBytes(of: avx512MatrixSixteen((s + 4 &* x).loadUnaligned(as: __m512i.self), c), as: __m512i.self)
+            x &+= 16
+        }
+        if x < width {
+            let mask = avx512PixelMask(width &- x)
+            _mm512_mask_storeu_epi32(d + 4 &* x, mask, avx512MatrixSixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x), c))
+        }
+        return width
+    }
+
+    public static func matrix4(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                               _ k: UnsafePointer<Float>) -> Int {
+        PortableKernels.matrix4(s, d, width, k)
+    }
+
+    public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
+                                   _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        fusedMatrixCurve(s, d, width, k, low, high)
+    }
+
+    public static func curve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
+                             _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        PortableKernels.curve(s, d, width, bytes, low, high)
+    }
+
+    public static func pairLookup(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ start: Int, _ end: Int,
+                                  _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) {
+        PortableKernels.pairLookup(s, d, start, end, low, high)
+    }
+
+    public static func luma(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int) -> Int {
+        PortableKernels.luma(s, d, width)
+    }
+
+    public static func vibrance(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {
+        PortableKernels.vibrance(s, d, width, amount)
+    }
+
+    public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ w: UnsafePointer<UInt8>,
+                             _ d: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        PortableKernels.blend(f, b, w, d, n)
+    }
+
+    public static func sourceOver(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
+                                  _ width: Int, _ channels: Int) {
+        PortableKernels.sourceOver(t, b, d, width, channels)
+    }
+
+    public static func blurHorizontal(_ padded: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>, _ n: Int,
+                                      _ channels: Int, _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int) -> Int {
+        PortableKernels.blurHorizontal(padded, out, n, channels, weights, taps)
+    }
+
+    public static func blurVertical(_ ring: UnsafePointer<Int32>, _ rowOffsets: UnsafePointer<Int>,
+                                    _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int,
+                                    _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        PortableKernels.blurVertical(ring, rowOffsets, weights, taps, dst, n)
+    }
+
+    public static func gradient(_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,
+                                _ inner: Float, _ span: Float) {
+        PortableKernels.gradient(t, width, centreX, dy, inner, span)
+    }
+
+    /// How many pixels the fused loop's lookups trail its matrix step (a multiple of 16).
+    static let lag = 32
+
+    /// The sixteen-pixel matrix step on x…x+15 and the pair-table lookups on x−lag…x−lag+15
+    /// in one loop (see `AVX2MatrixStep.fusedMatrixCurve`); the last pixels through the
+    /// masked step, then the lookups not yet done. Returns `width`. Not inlined: one small
+    /// loop with the splats in registers.
+    @inline(never)
+    static func fusedMatrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>,
+                                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        let c = avx512MatrixSplats(k)
+        var x = 0
+        while x &+ 16 <= width {
+            (d + 4 &* x).storeBytes(of: avx512MatrixSixteen((s + 4 &* x).loadUnaligned(as: __m512i.self), c), as: __m512i.self)
+            if x >= lag {
+                let p = d + 4 &* (x &- lag)
+                PortableKernels.pairLookupEight(p, low, high)
+                PortableKernels.pairLookupEight(p + 32, low, high)
+            }
+            x &+= 16
+        }
+        if x < width {
+            let mask = avx512PixelMask(width &- x)
+            _mm512_mask_storeu_epi32(d + 4 &* x, mask, avx512MatrixSixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x), c))
+        }
+        PortableKernels.pairLookup(UnsafeRawPointer(d), d, Swift.max(0, x &- lag), width, low, high)
+        return width
+    }
+    #else
+    /// Not an x86-64 build: no avx512 level.
+    public static let isBuilt = false
+    #endif
+}

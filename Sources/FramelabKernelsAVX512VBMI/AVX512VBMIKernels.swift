@@ -1,0 +1,104 @@
+#if arch(x86_64)
+import FramelabKernels
+import _Builtin_intrinsics.intel
+#endif
+
+/// The avx512 level's curve kernels on a CPU with AVX-512 VBMI (Ice Lake, Zen 4 and later):
+/// this module is compiled with -march=x86-64-v4 -mavx512vbmi, apart from the avx512 module
+/// because the compiler may use VBMI anywhere in a module built with it, and Skylake-SP and
+/// Cascade Lake have AVX-512 without VBMI. `KernelLevel` uses these entries only when CPUID
+/// reports VBMI.
+///
+/// A curve is three 256-byte tables, twelve 64-byte registers. `vpermi2b` looks up 64 bytes
+/// at once in a 128-byte table (two registers) by the low seven bits of each index byte,
+/// and its masked form keeps the index byte where the mask is clear. Six of them in a chain,
+/// one per channel and table half (bit 7 of the byte), each masked to its own bytes, turn
+/// sixteen BGRA pixels into their curve values in registers with alpha untouched: about
+/// twelve instructions for sixteen pixels, where pair tables take two scalar lookups a pixel.
+/// When the three tables are the same (most curves), two lookups do all three channels.
+public enum AVX512VBMIKernels {
+    #if arch(x86_64)
+    /// True in an x86-64 build (the entry points below exist only there).
+    public static let isBuilt = true
+
+    public static func curve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
+                             _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        let t = curveTables(bytes)
+        if sameOnEveryChannel(t) { return run(s, d, width) { sameCurveSixteen($0, t) } }
+        return run(s, d, width) { curveSixteen($0, t) }
+    }
+
+    /// The matrix step and the curve on the same sixteen pixels in registers, one store.
+    public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
+                                   _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        let c = avx512MatrixSplats(k), t = curveTables(bytes)
+        if sameOnEveryChannel(t) { return run(s, d, width) { sameCurveSixteen(avx512MatrixSixteen($0, c), t) } }
+        return run(s, d, width) { curveSixteen(avx512MatrixSixteen($0, c), t) }
+    }
+
+    /// A whole row through `sixteen`, the last pixels with masked loads and stores; returns `width`.
+    @inline(__always)
+    static func run(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ sixteen: (__m512i) -> __m512i) -> Int {
+        var x = 0
+        while x &+ 16 <= width {
+            (d + 4 &* x).storeBytes(of: sixteen((s + 4 &* x).loadUnaligned(as: __m512i.self)), as: __m512i.self)
+            x &+= 16
+        }
+        if x < width {
+            let mask = avx512PixelMask(width &- x)
+            _mm512_mask_storeu_epi32(d + 4 &* x, mask, sixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x)))
+        }
+        return width
+    }
+
+    /// The three tables (B, G, R, 256 bytes each) as twelve 64-byte registers.
+    typealias CurveTables = (b0: __m512i, b1: __m512i, b2: __m512i, b3: __m512i, g0: __m512i, g1: __m512i, g2: __m512i,
+                             g3: __m512i, r0: __m512i, r1: __m512i, r2: __m512i, r3: __m512i)
+
+    @inline(__always)
+    static func curveTables(_ bytes: UnsafePointer<UInt8>) -> CurveTables {
+        let p = UnsafeRawPointer(bytes)
+        @inline(__always) func part(_ i: Int) -> __m512i { (p + 64 &* i).loadUnaligned(as: __m512i.self) }
+        return (part(0), part(1), part(2), part(3), part(4), part(5), part(6), part(7), part(8), part(9), part(10), part(11))
+    }
+
+    /// Sixteen BGRA pixels through the curve: each of the six lookups writes only the bytes
+    /// of its channel whose bit 7 selects its half of the table, and passes the others on,
+    /// so later lookups still see the original bytes as their indices.
+    @inline(__always)
+    static func curveSixteen(_ v: __m512i, _ t: CurveTables) -> __m512i {
+        let upper = _mm512_movepi8_mask(v)
+        let blue: UInt64 = 0x1111_1111_1111_1111, green = blue &<< 1, red = blue &<< 2
+        var x = _mm512_mask2_permutex2var_epi8(t.b0, v, blue & ~upper, t.b1)
+        x = _mm512_mask2_permutex2var_epi8(t.b2, x, blue & upper, t.b3)
+        x = _mm512_mask2_permutex2var_epi8(t.g0, x, green & ~upper, t.g1)
+        x = _mm512_mask2_permutex2var_epi8(t.g2, x, green & upper, t.g3)
+        x = _mm512_mask2_permutex2var_epi8(t.r0, x, red & ~upper, t.r1)
+        return _mm512_mask2_permutex2var_epi8(t.r2, x, red & upper, t.r3)
+    }
+    /// True when B, G and R have the same table (gamma, exposure, toneCurve, and the curves
+    /// recipes fold them into): one lookup then serves all three channels.
+    @inline(__always)
+    static func sameOnEveryChannel(_ t: CurveTables) -> Bool {
+        @inline(__always) func differ(_ a: __m512i, _ b: __m512i) -> UInt64 {
+            let x = _mm512_xor_si512(a, b)
+            return _mm512_test_epi8_mask(x, x)
+        }
+        return differ(t.b0, t.g0) | differ(t.b1, t.g1) | differ(t.b2, t.g2) | differ(t.b3, t.g3)
+            | differ(t.b0, t.r0) | differ(t.b1, t.r1) | differ(t.b2, t.r2) | differ(t.b3, t.r3) == 0
+    }
+
+    /// `curveSixteen` when every channel has the blue table: two lookups instead of six.
+    @inline(__always)
+    static func sameCurveSixteen(_ v: __m512i, _ t: CurveTables) -> __m512i {
+        let upper = _mm512_movepi8_mask(v)
+        let colour: UInt64 = 0x7777_7777_7777_7777
+        let x = _mm512_mask2_permutex2var_epi8(t.b0, v, colour & ~upper, t.b1)
+        return _mm512_mask2_permutex2var_epi8(t.b2, x, colour & upper, t.b3)
+    }
+    #else
+    /// Not an x86-64 build: no VBMI kernels.
+    public static let isBuilt = false
+    #endif
+}

@@ -1,0 +1,254 @@
+import FramelabCore
+@testable import FramelabFilters
+import FramelabKernels
+import FramelabTestSupport
+import Foundation
+import Testing
+
+/// Kernel levels: the choice follows the CPU, `FRAMELAB_ISA` and `--isa` errors name the
+/// variable or flag, filters keep the level they were made with, every entry of every level
+/// this CPU has gives what the portable kernels give, and the level modules leave the
+/// linker no shared helper compiled for their instruction set.
+@Suite struct KernelLevelTests {
+    @Test func baselineIsAlwaysSupportedAndLevelsAreOrdered() {
+        #expect(KernelLevel.supported.first == .baseline)
+        #expect(KernelLevel.supported == KernelLevel.supported.sorted())
+        #expect(KernelLevel.supported.contains(KernelLevel.active))
+        for level in KernelLevel.allCases { #expect((level.table != nil) == level.isSupported, "\(level)") }
+    }
+
+    /// What CPUID says, against the flags the kernel reports (x86-64 Linux only: qemu-user
+    /// shows the host's /proc/cpuinfo, so the qemu run leaves this test out).
+    @Test(.enabled(if: Self.cpuFlags != nil, "needs /proc/cpuinfo with x86 flags"))
+    func supportedLevelsFollowTheCPUFlags() throws {
+        let flags = try #require(Self.cpuFlags)
+        let v3 = ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt", "sse4_2", "ssse3", "cx16"]
+        let v4 = v3 + ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]
+        #expect(KernelLevel.avx2.isSupported == v3.allSatisfy(flags.contains), "\(flags.sorted())")
+        #expect(KernelLevel.avx512.isSupported == v4.allSatisfy(flags.contains), "\(flags.sorted())")
+        let vbmi = KernelLevel.avx512.tables.contains { $0.name == "avx512+vbmi" }
+        #expect(vbmi == (KernelLevel.avx512.isSupported && flags.contains("avx512vbmi")), "\(flags.sorted())")
+    }
+
+    /// False in the test binary that `QEMUBaselineTests` runs under emulation.
+    static var isHostRun: Bool { ProcessInfo.processInfo.environment["FRAMELAB_UNDER_QEMU"] == nil }
+
+    static let cpuFlags: Set<String>? = {
+        #if arch(x86_64)
+        guard Self.isHostRun,
+              let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return nil }
+        return Set(line.split(separator: ":").last?.split(separator: " ").map(String.init) ?? [])
+        #else
+        return nil
+        #endif
+    }()
+
+    @Test func unknownAndUnsupportedLevelsAreErrorsNamingTheSource() {
+        let unknown = #expect(throws: FramelabError.self) { try KernelLevel.parse("sse9", source: "FRAMELAB_ISA") }
+        #expect(unknown?.kind == .badInput)
+        #expect(unknown?.message.hasPrefix("FRAMELAB_ISA=sse9: unknown kernel level (known: baseline, avx2, avx512") == true)
+        #expect(throws: Never.self) { try KernelLevel.parse("BASELINE", source: "--isa") }
+        for level in KernelLevel.allCases where !level.isSupported {
+            let error = #expect(throws: FramelabError.self) { try KernelLevel.parse(level.rawValue, source: "--isa") }
+            #expect(error?.message.contains("--isa=\(level): this CPU cannot run the \(level) kernels") == true)
+        }
+    }
+
+    @Test func filtersKeepTheLevelTheyWereMadeWith() throws {
+        for level in KernelLevel.supported {
+            let renderer = KernelLevel.$override.withValue(level) { RecipeRenderer(Recipe([("sepia", .color(.matrix(.identity)))])) }
+            #expect(renderer.level == level)
+            #expect(KernelLevel.$override.withValue(level) { KernelLevel.compiled } == level.rawValue)
+        }
+        #expect(KernelLevel.current == KernelLevel.active)
+    }
+
+    // MARK: - Every entry of every level against the portable kernels
+
+    /// Every table this CPU can run but the portable one (avx512 with and without VBMI).
+    static let variants: [KernelTable] = KernelLevel.supported.flatMap(\.tables).filter { $0.name != KernelTable.portable.name }
+
+    /// Random bytes for rows of up to `count` bytes (with room for vector over-reads).
+    static func bytes(_ count: Int, _ rng: inout SplitMix64) -> [UInt8] {
+        (0..<count + 64).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
+
+    /// Row widths around every vector length (8 and 16 pixels) and the fused loop's lag.
+    static let widths = [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 47, 48, 49, 64, 100]
+
+    @Test func matrixEntriesAgreeWithPortable() {
+        var rng = SplitMix64(seed: 3)
+        let matrices = [ColorMatrixKernelTests.sepia, ColorMatrixKernelTests.hue, ColorMatrixKernelTests.darken, .identity,
+                        ColorMatrix([[40, -40, 3], [-90, 2, 95], [1, 1, 1]], bias: [-3000, 2000, 0.49])]
+        // The same curve on every channel, and three different ones (the VBMI kernels take
+        // a shorter path for the first).
+        let curveSets = [PairCurveTables(ChannelCurves { 255 * pow($0 / 255, 0.8) }),
+                         PairCurveTables(ChannelCurves(blue: { 255 - $0 }, green: { 255 * pow($0 / 255, 0.5) }, red: { min(255, 2 * $0) }))]
+        for matrix in matrices {
+            let kernel = ColorMatrixKernel(matrix, kernels: .portable)
+            for width in Self.widths {
+                let src = Self.bytes(4 * width, &rng)
+                src.withUnsafeBytes { s in
+                    kernel.coefficients.withUnsafeBufferPointer { k in
+                        let k = k.baseAddress!, s = s.baseAddress!
+                        compareRows("matrix3 \(width)", width: width, s, tolerance: 1) { t, d in t.matrix3(s, d, width, k, kernel.clamp) }
+                        compareRows("matrix4 \(width)", width: width, s, tolerance: 1) { t, d in t.matrix4(s, d, width, k) }
+                        for curves in curveSets {
+                            curves.withTables { bytes, low, high in
+                                // A matrix result one level apart can land on another curve entry: compared
+                                // exactly where the matrix agrees, by the tests against two steps elsewhere.
+                                compareRows("matrixCurve \(width)", width: width, s, tolerance: 255) { t, d in
+                                    t.matrixCurve(s, d, width, k, kernel.clamp, bytes, low, high)
+                                }
+                                compareRows("curve \(width)", width: width, s) { t, d in t.curve(s, d, width, bytes, low, high) }
+                                compareRows("pairLookup \(width)", width: width, s) { t, d in
+                                    t.pairLookup(s, d, 0, width, low, high)
+                                    return width
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// BGRA rows: the portable entry and each level's on the same input; the pixels both
+    /// did must be equal (within `tolerance`: the portable matrix loop multiplies and adds
+    /// where the levels with FMA fuse them, so a rounding may fall the other way), and no
+    /// level may write past the row.
+    func compareRows(_ label: String, width: Int, _ src: UnsafeRawPointer, tolerance: Int = 0,
+                     _ body: (KernelTable, UnsafeMutableRawPointer) -> Int) {
+        var expected = [UInt8](repeating: 0xA5, count: 4 * width + 64)
+        let done = expected.withUnsafeMutableBytes { body(.portable, $0.baseAddress!) }
+        for table in Self.variants {
+            let level = table.name
+            var out = [UInt8](repeating: 0xA5, count: 4 * width + 64)
+            let count = out.withUnsafeMutableBytes { body(table, $0.baseAddress!) }
+            #expect(count >= done && count <= width, "\(label) at \(level): did \(count) of \(width), portable \(done)")
+            var worst = 0
+            for i in 0..<(4 * done) { worst = max(worst, abs(Int(out[i]) - Int(expected[i]))) }
+            #expect(worst <= tolerance, "\(label) at \(level): off by \(worst)")
+            #expect(out[(4 * width)...].allSatisfy { $0 == 0xA5 }, "\(label) at \(level): wrote past the row")
+        }
+    }
+
+    /// Byte outputs (gray, blends, blur rows): the first `done` bytes equal, nothing past `n`.
+    func compareBytes(_ label: String, n: Int, _ body: (KernelTable, UnsafeMutablePointer<UInt8>) -> Int) {
+        var expected = [UInt8](repeating: 0xA5, count: n + 64)
+        let done = expected.withUnsafeMutableBufferPointer { body(.portable, $0.baseAddress!) }
+        for table in Self.variants {
+            let level = table.name
+            var out = [UInt8](repeating: 0xA5, count: n + 64)
+            let count = out.withUnsafeMutableBufferPointer { body(table, $0.baseAddress!) }
+            #expect(count >= done && count <= n, "\(label) at \(level): did \(count) of \(n), portable \(done)")
+            #expect(Array(out[0..<done]) == Array(expected[0..<done]), "\(label) at \(level)")
+            #expect(out[n...].allSatisfy { $0 == 0xA5 }, "\(label) at \(level): wrote past the row")
+        }
+    }
+
+    @Test func pixelEntriesAgreeWithPortable() {
+        var rng = SplitMix64(seed: 4)
+        for width in Self.widths {
+            let src = Self.bytes(4 * width, &rng), back = Self.bytes(4 * width, &rng), w = Self.bytes(4 * width, &rng)
+            src.withUnsafeBufferPointer { sb in back.withUnsafeBufferPointer { bb in w.withUnsafeBufferPointer { wb in
+                let s = sb.baseAddress!, b = bb.baseAddress!, wp = wb.baseAddress!
+                compareBytes("luma \(width)", n: width) { t, d in t.luma(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width) }
+                for amount: Int32 in [-4112, 0, 2056, 4112] {
+                    compareRows("vibrance \(amount) \(width)", width: width, UnsafeRawPointer(s)) { t, d in
+                        t.vibrance(UnsafeRawPointer(s), d, width, amount)
+                    }
+                }
+                compareBytes("blend \(width)", n: 4 * width) { t, d in t.blend(s, b, wp, d, 4 * width) }
+                for channels in [3, 4] {
+                    compareBytes("sourceOver \(channels) \(width)", n: channels * width) { t, d in
+                        t.sourceOver(s, b, d, width, channels)
+                        return channels * width
+                    }
+                }
+            } } }
+        }
+    }
+
+    @Test func blurAndGradientEntriesAgreeWithPortable() {
+        var rng = SplitMix64(seed: 5)
+        let taps = 7
+        let weights = (0..<taps).map { SIMD8<Int32>(repeating: Int32([40, 300, 900, 1616, 900, 300, 40][$0])) }
+        for n in Self.widths {
+            let padded = (0..<(n + 4 * taps + 16)).map { _ in Int32.random(in: 0...255, using: &rng) }
+            let ring = (0..<(taps * (n + 8))).map { _ in Int32.random(in: 0...(255 << 8), using: &rng) }
+            let offsets = (0..<taps).map { ($0 * 3 % taps) * (n + 8) }
+            for channels in [1, 3, 4] {
+                var expected = [Int32](repeating: -1, count: n + 8)
+                let done = expected.withUnsafeMutableBufferPointer { Self.horizontal(.portable, padded, $0.baseAddress!, n, channels, weights) }
+                for table in Self.variants {
+                    var out = [Int32](repeating: -1, count: n + 8)
+                    let count = out.withUnsafeMutableBufferPointer { Self.horizontal(table, padded, $0.baseAddress!, n, channels, weights) }
+                    #expect(count == done && out == expected, "blurHorizontal \(n) \(channels) at \(table.name)")
+                }
+            }
+            compareBytes("blurVertical \(n)", n: n) { t, d in
+                ring.withUnsafeBufferPointer { r in offsets.withUnsafeBufferPointer { o in weights.withUnsafeBufferPointer { w in
+                    t.blurVertical(r.baseAddress!, o.baseAddress!, w.baseAddress!, taps, d, n)
+                } } }
+            }
+            let rounded = max(16, (n + 15) / 16 * 16)
+            var expected = [Float](repeating: -1, count: rounded)
+            expected.withUnsafeMutableBufferPointer { KernelTable.portable.gradient($0.baseAddress!, n, 10.3, -4.5, 2, 30) }
+            for table in Self.variants {
+                var out = [Float](repeating: -1, count: rounded)
+                out.withUnsafeMutableBufferPointer { table.gradient($0.baseAddress!, n, 10.3, -4.5, 2, 30) }
+                #expect(Array(out[0..<n]) == Array(expected[0..<n]), "gradient \(n) at \(table.name)")
+            }
+        }
+    }
+
+    static func horizontal(_ t: KernelTable, _ padded: [Int32], _ out: UnsafeMutablePointer<Int32>, _ n: Int, _ channels: Int,
+                           _ weights: [SIMD8<Int32>]) -> Int {
+        padded.withUnsafeBufferPointer { p in weights.withUnsafeBufferPointer { w in
+            t.blurHorizontal(p.baseAddress!, out, n, channels, w.baseAddress!, weights.count)
+        } }
+    }
+
+    // MARK: - No shared helper compiled for a level
+
+    /// The object files of the level modules, next to the test binary (an x86-64 build).
+    static let levelObjects: [(module: String, files: [String])] = {
+        #if arch(x86_64)
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return [] }
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("FramelabKernelsAVX2.build").path) {
+            dir.deleteLastPathComponent()
+        }
+        return ["FramelabKernelsAVX2", "FramelabKernelsAVX512", "FramelabKernelsAVX512VBMI"].compactMap { module in
+            let folder = dir.appendingPathComponent("\(module).build")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?
+                .filter { $0.hasSuffix(".o") }.map { folder.appendingPathComponent($0).path } ?? []
+            return files.isEmpty ? nil : (module, files)
+        }
+        #else
+        return []
+        #endif
+    }()
+
+    /// A weak code symbol a level module defines under a name other modules can define too
+    /// (a specialisation of a shared generic, a type's outlined copy, `__swift_memcpy…`)
+    /// is merged by the linker with theirs, and the copy it keeps might be this module's,
+    /// compiled with instructions a baseline CPU lacks. Every weak function a level module
+    /// defines must carry its own module's name.
+    @Test(.enabled(if: !Self.levelObjects.isEmpty && Self.isHostRun, "needs the level modules' object files and nm"))
+    func levelModulesDefineNoSharedWeakCode() throws {
+        for (module, files) in Self.levelObjects {
+            let result = try TestSupport.run("/usr/bin/env", ["nm", "--defined-only"] + files)
+            #expect(result.status == 0, "nm: \(result.stderr)")
+            let own = "\(module.utf8.count)\(module)"
+            let shared = result.stdout.split(separator: "\n").compactMap { line -> String? in
+                let parts = line.split(separator: " ")
+                guard parts.count == 3, parts[1] == "W" || parts[1] == "w" else { return nil }
+                return parts[2].contains(own) ? nil : String(parts[2])
+            }
+            #expect(shared.isEmpty, "\(module) defines shared weak functions: \(shared.joined(separator: ", "))")
+        }
+    }
+}
