@@ -33,9 +33,10 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: Data(m.stdout.utf8)) as? [String: Any])
         let rows = try #require(json["detectors"] as? [[String: Any]])
         #expect(rows.count == 2 && rows.allSatisfy { ($0["failed"] as? Int) == 1 })
-        // framelab report reads it like any run.
+        // framelab report reads it like any eval run: its detectors' scores too.
         let report = try TestSupport.framelab(["report", out])
-        #expect(report.status == 0 && report.stdout.contains("run merged"), "\(report.stderr)")
+        #expect(report.status == 0 && report.stdout.contains("eval merged"), "\(report.stderr)")
+        #expect(report.stdout.contains("      AP  precision"), "\(report.stdout)")
         // Every shard took some images, and they add up to the whole dataset.
         let counts = try shards.map { path -> Int in
             let r = try TestSupport.python("import h5py,sys; f=h5py.File(sys.argv[1]); r=f['runs'][list(f['runs'])[0]]; "
