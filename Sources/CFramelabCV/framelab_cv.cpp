@@ -245,7 +245,8 @@ fl_video *fl_video_open(const char *path, char *err, size_t err_len) {
         }
         video->info.fps = video->capture.get(cv::CAP_PROP_FPS);
         double count = video->capture.get(cv::CAP_PROP_FRAME_COUNT);
-        video->info.frame_count = count > 0 ? static_cast<int64_t>(count) : -1;
+        // A cast of a double outside int64_t's range is undefined: containers can claim anything.
+        video->info.frame_count = count > 0 && count < 9.0e18 ? static_cast<int64_t>(count) : -1;
         video->info.width = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_WIDTH));
         video->info.height = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
         return video;
