@@ -10,6 +10,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -208,6 +209,10 @@ int fl_cv_decode_file(const char *path, int32_t format, fl_cvmat **out, char *er
 int fl_cv_decode_bytes(const void *bytes, size_t count, int32_t format, fl_cvmat **out,
                        char *err, size_t err_len) {
     return guarded(err, err_len, [&]() -> int {
+        if (count > static_cast<size_t>(INT_MAX)) {  // a cv::Mat row holds at most INT_MAX bytes
+            set_error(err, err_len, "encoded image larger than 2 GB");
+            return FL_CV_UNSUPPORTED;
+        }
         cv::Mat buffer(1, static_cast<int>(count), CV_8UC1, const_cast<void *>(bytes));
         cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
         if (decoded.empty()) {
