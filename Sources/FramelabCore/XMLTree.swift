@@ -65,10 +65,21 @@ public final class XMLTree {
 
         func parser(_ parser: XMLParser, parseErrorOccurred error: Error) {
             let code = (error as NSError).code
-            // Foundation on Linux passes libxml2's codes through; 5 is XML_ERR_DOCUMENT_END.
             if failure == nil { endedEarly = code == 5 }
-            fail(parser, code == 5 ? "the file ends early, or has content after its root element" : "libxml2 error \(code)")
+            fail(parser, Self.libxml2Reasons[code] ?? "libxml2 error \(code)")
         }
+
+        /// Foundation on Linux passes libxml2's error codes through (xmlerror.h); the common ones in words.
+        static let libxml2Reasons: [Int: String] = [
+            3: "no XML element at the start", 4: "the file is empty",
+            5: "the file ends early, or has content after its root element", 9: "a character XML does not allow",
+            34: "a quoted string is not closed", 38: "'<' inside an attribute value",
+            39: "an attribute value is not quoted", 40: "an attribute value is not finished",
+            41: "an attribute without a value", 42: "an attribute given twice", 44: "a literal is not finished",
+            45: "a comment is not finished", 68: "a name is missing", 73: "'>' is missing", 74: "'</' is missing",
+            76: "a closing tag does not match the element it closes", 77: "a tag is not finished",
+            85: "elements are not balanced", 86: "content after the root element",
+        ]
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
