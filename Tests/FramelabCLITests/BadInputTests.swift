@@ -104,6 +104,9 @@ import Testing
             try expectOneLineError(["run", "--source", "synthetic:64x48@30", "--frames", "2", "--filter", "affine:matrix=\(matrix)"],
                                    mentions: "'\(matrix)' enlarges")
         }
+        try expectOneLineError(["filters", "--explain", "--filter", "affine:matrix=8 0 0 8 0 0", "--size", "9223372036854775807x3"],
+                               mentions: "9223372036854775807x3")
+        try expectOneLineError(["bench", "filters", "--filter", "sepia", "--size", "100000x100000"], mentions: "100000x100000")
         let dir = try TestSupport.makeTemporaryDirectory()
         let png = dir.appendingPathComponent("huge.png").path
         func be(_ v: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
