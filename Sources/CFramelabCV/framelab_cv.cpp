@@ -10,6 +10,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -208,6 +209,10 @@ int fl_cv_decode_file(const char *path, int32_t format, fl_cvmat **out, char *er
 int fl_cv_decode_bytes(const void *bytes, size_t count, int32_t format, fl_cvmat **out,
                        char *err, size_t err_len) {
     return guarded(err, err_len, [&]() -> int {
+        if (count > static_cast<size_t>(INT_MAX)) {  // a cv::Mat row holds at most INT_MAX bytes
+            set_error(err, err_len, "encoded image larger than 2 GB");
+            return FL_CV_UNSUPPORTED;
+        }
         cv::Mat buffer(1, static_cast<int>(count), CV_8UC1, const_cast<void *>(bytes));
         cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
         if (decoded.empty()) {
@@ -245,7 +250,8 @@ fl_video *fl_video_open(const char *path, char *err, size_t err_len) {
         }
         video->info.fps = video->capture.get(cv::CAP_PROP_FPS);
         double count = video->capture.get(cv::CAP_PROP_FRAME_COUNT);
-        video->info.frame_count = count > 0 ? static_cast<int64_t>(count) : -1;
+        // A cast of a double outside int64_t's range is undefined: containers can claim anything.
+        video->info.frame_count = count > 0 && count < 9.0e18 ? static_cast<int64_t>(count) : -1;
         video->info.width = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_WIDTH));
         video->info.height = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
         return video;

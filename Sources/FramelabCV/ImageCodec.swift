@@ -13,6 +13,21 @@ public enum ImageCodec {
         "pxm", "sr", "ras", "jp2", "exr", "hdr", "pic",
     ]
 
+    /// The most pixels one decoded image may have: 2^28 (16384×16384, 1 GiB as BGRA).
+    /// Checked against the size a PNG, JPEG, BMP, WebP or PNM header declares before
+    /// decoding; OpenCV's own `OPENCV_IO_MAX_IMAGE_PIXELS` (2^30 unless set in the
+    /// environment before start-up) is the bound for the formats whose header is not read.
+    public static let maxDecodedPixels = 1 << 28
+
+    /// Throws when a header declares more than `maxDecodedPixels` pixels.
+    static func checkDeclaredSize(_ size: (width: Int, height: Int)?, _ context: String) throws {
+        guard let size else { return }
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard overflow || pixels > maxDecodedPixels else { return }
+        throw FramelabError(.unsupported, "\(context): its header declares \(size.width)x\(size.height) pixels, "
+                            + "more than the \(maxDecodedPixels) (2^28) Framelab decodes")
+    }
+
     /// Decodes the image at `path` into `format`. Errors name the path and say why.
     public static func read(_ path: String, as format: PixelFormat = .bgra8) throws -> Mat {
         guard access(path, F_OK) == 0 else {
@@ -21,6 +36,7 @@ public enum ImageCodec {
         guard access(path, R_OK) == 0 else {
             throw FramelabError(.io, "image '\(path)': permission denied")
         }
+        try checkDeclaredSize(ImageHeader.withFileReader(path) { ImageHeader.size($0) } ?? nil, "image '\(path)'")
         var out: OpaquePointer?
         try cvCall("image '\(path)'", kind: .corrupt) { fl_cv_decode_file(path, format.rawValue, &out, $0, $1) }
         return Mat(adopting: out!)
@@ -29,6 +45,7 @@ public enum ImageCodec {
     /// Decodes an encoded image (PNG, JPEG, …) held in memory; `name` labels errors.
     public static func decode(_ bytes: UnsafeRawBufferPointer, as format: PixelFormat = .bgra8,
                               name: String = "image data") throws -> Mat {
+        try checkDeclaredSize(ImageHeader.size(ImageHeader.reader(bytes)), name)
         var out: OpaquePointer?
         try cvCall(name, kind: .corrupt) {
             fl_cv_decode_bytes(bytes.baseAddress, bytes.count, format.rawValue, &out, $0, $1)

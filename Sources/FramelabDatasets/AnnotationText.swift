@@ -15,20 +15,24 @@ struct AnnotationText {
             throw FramelabError(.corrupt, "annotation '\(path)': not a text file")
         }
         self.path = path
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? $0.dropLast() : $0
-        }
+        lines = Self.lines(of: text)
+    }
+
+    /// Lines ended by LF, CRLF or a lone CR. In Swift "\r\n" is one Character, which a
+    /// split on "\n" never matches: a Windows file would be one line.
+    static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
     }
 
     /// Whitespace-separated numbers of line `index` (0-based), or an error naming it.
     func numbers(_ index: Int, count: ClosedRange<Int>, what: String) throws -> [Double] {
         let fields = lines[index].split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard count.contains(fields.count) else {
-            throw malformed(path, index + 1, "expected \(what), got '\(lines[index])'")
+            throw malformed(path, index + 1, "expected \(what), got \(quoted(lines[index]))")
         }
         return try fields.map {
             guard let v = Double($0), v.isFinite else {
-                throw malformed(path, index + 1, "'\($0)' is not a number in '\(lines[index])'")
+                throw malformed(path, index + 1, "\(quoted($0)) is not a number in \(quoted(lines[index]))")
             }
             return v
         }
@@ -38,7 +42,7 @@ struct AnnotationText {
     func count(_ index: Int, what: String) throws -> Int {
         guard index < lines.count else { throw malformed(path, index + 1, "file ends where \(what) was expected") }
         let t = lines[index].trimmingCharacters(in: .whitespaces)
-        guard let n = Int(t), n >= 0 else { throw malformed(path, index + 1, "expected \(what), got '\(t)'") }
+        guard let n = Int(t), n >= 0 else { throw malformed(path, index + 1, "expected \(what), got \(quoted(t))") }
         return n
     }
 }
@@ -46,4 +50,20 @@ struct AnnotationText {
 /// Joins a relative path onto a folder (absolute paths stay as they are).
 func resolve(_ path: String, relativeTo folder: String) -> String {
     path.hasPrefix("/") ? path : (folder as NSString).appendingPathComponent(path)
+}
+
+/// Text from a file for an error message, in quotes: at most `maxQuoted` characters, with
+/// control characters and line separators escaped, so a message stays one short line.
+func quoted(_ text: some StringProtocol) -> String {
+    let maxQuoted = 60
+    let unprintable: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
+    var out = ""
+    for scalar in text.prefix(maxQuoted).unicodeScalars {
+        if unprintable.contains(scalar.properties.generalCategory) {
+            out += scalar.escaped(asASCII: true)
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return "'" + out + (text.count > maxQuoted ? "…'" : "'")
 }

@@ -22,7 +22,7 @@ enum CSVAnnotationLoader {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             if !sawHeader {
                 guard Array(fields.prefix(5)) == header, fields.count == 5 || (fields.count == 6 && fields[5] == "ignore") else {
-                    throw malformed(path, index + 1, "expected the header 'image,x,y,width,height[,ignore]', got '\(line)'")
+                    throw malformed(path, index + 1, "expected the header 'image,x,y,width,height[,ignore]', got \(quoted(line))")
                 }
                 withIgnore = fields.count == 6
                 sawHeader = true
@@ -30,17 +30,17 @@ enum CSVAnnotationLoader {
             }
             let expected = withIgnore ? 6 : 5
             guard fields.count == expected else {
-                throw malformed(path, index + 1, "expected \(expected) comma-separated fields, got \(fields.count) in '\(line)'")
+                throw malformed(path, index + 1, "expected \(expected) comma-separated fields, got \(fields.count) in \(quoted(line))")
             }
             let name = fields[0]
             guard !name.isEmpty else { throw malformed(path, index + 1, "empty image name") }
             if faces[name] == nil { order.append(name); faces[name] = [] }
             if fields[1...4].allSatisfy(\.isEmpty) { continue }
             let v = try fields[1...4].map { f -> Double in
-                guard let d = Double(f), d.isFinite else { throw malformed(path, index + 1, "'\(f)' is not a number in '\(line)'") }
+                guard let d = Double(f), d.isFinite else { throw malformed(path, index + 1, "\(quoted(f)) is not a number in \(quoted(line))") }
                 return d
             }
-            guard v[2] > 0, v[3] > 0 else { throw malformed(path, index + 1, "width and height must be positive in '\(line)'") }
+            guard v[2] > 0, v[3] > 0 else { throw malformed(path, index + 1, "width and height must be positive in \(quoted(line))") }
             let ignore = withIgnore && ["1", "true", "yes"].contains(fields[5].lowercased())
             faces[name]!.append(GroundTruthFace(box: FaceBox(x: v[0], y: v[1], width: v[2], height: v[3]), ignore: ignore))
         }

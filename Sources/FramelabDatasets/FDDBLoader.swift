@@ -45,11 +45,11 @@ enum FDDBLoader {
         while i < text.lines.count {
             let name = text.lines[i].trimmingCharacters(in: .whitespaces)
             if name.isEmpty { i += 1; continue }
-            let n = try text.count(i + 1, what: "the number of faces of '\(name)'")
+            let n = try text.count(i + 1, what: "the number of faces of \(quoted(name))")
             var faces: [GroundTruthFace] = []
             for k in 0..<n {
                 let line = i + 2 + k
-                guard line < text.lines.count else { throw malformed(file, line + 1, "file ends inside '\(name)'s faces") }
+                guard line < text.lines.count else { throw malformed(file, line + 1, "file ends inside the faces of \(quoted(name))") }
                 let v = try text.numbers(line, count: 5...6, what: "'major minor angle x y 1'")
                 guard v[0] > 0, v[1] > 0 else { throw malformed(file, line + 1, "ellipse radii must be positive") }
                 let e = FaceEllipse(majorRadius: v[0], minorRadius: v[1], angle: v[2], centerX: v[3], centerY: v[4])

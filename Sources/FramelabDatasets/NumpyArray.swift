@@ -13,7 +13,7 @@ struct NumpyArray {
         }
         func bad(_ why: String) -> FramelabError { FramelabError(.corrupt, "'\(path)': not a supported .npy file (\(why))") }
         let bytes = [UInt8](data)
-        guard bytes.count > 10, bytes[0] == 0x93, String(decoding: bytes[1..<6], as: UTF8.self) == "NUMPY" else {
+        guard bytes.count > 12, bytes[0] == 0x93, String(decoding: bytes[1..<6], as: UTF8.self) == "NUMPY" else {
             throw bad("no NUMPY magic")
         }
         let major = bytes[6]
@@ -34,10 +34,16 @@ struct NumpyArray {
         shape = header[open.upperBound..<close].split(separator: ",").compactMap {
             Int($0.trimmingCharacters(in: .whitespaces))
         }
-        let count = shape.reduce(1, *)
+        // The shape is input: a negative or overflowing product must not reach a range or an index.
         let body = start + headerLength
+        var count = 1
+        for n in shape {
+            let (product, overflow) = count.multipliedReportingOverflow(by: n)
+            guard n >= 0, !overflow, product <= bytes.count - body else { throw bad("shape \(shape) does not match the data") }
+            count = product
+        }
         if header.contains("'<f8'") {
-            guard body + count * 8 <= bytes.count else { throw bad("truncated data") }
+            guard count <= (bytes.count - body) / 8 else { throw bad("truncated data") }
             values = (0..<count).map { i in
                 var bits: UInt64 = 0
                 for b in 0..<8 { bits |= UInt64(bytes[body + i * 8 + b]) << (8 * b) }

@@ -45,16 +45,20 @@ enum WiderFaceLoader {
         while i < text.lines.count {
             let name = text.lines[i].trimmingCharacters(in: .whitespaces)
             if name.isEmpty { i += 1; continue }
-            guard name.contains(".") else { throw malformed(file, i + 1, "expected an image name, got '\(name)'") }
-            let n = try text.count(i + 1, what: "the number of faces of '\(name)'")
+            guard name.contains(".") else { throw malformed(file, i + 1, "expected an image name, got \(quoted(name))") }
+            let n = try text.count(i + 1, what: "the number of faces of \(quoted(name))")
             var faces: [GroundTruthFace] = []
             for k in 0..<max(n, 1) {
                 let line = i + 2 + k
-                guard line < text.lines.count else { throw malformed(file, line + 1, "file ends inside '\(name)'s faces") }
+                guard line < text.lines.count else { throw malformed(file, line + 1, "file ends inside the faces of \(quoted(name))") }
                 let v = try text.numbers(line, count: 10...10, what: "'x y w h blur expression illumination invalid occlusion pose'")
                 if n == 0 { continue }  // the placeholder line of an image without faces
-                let flags = WiderFlags(blur: Int(v[4]), expression: Int(v[5]), illumination: Int(v[6]),
-                                       invalid: Int(v[7]), occlusion: Int(v[8]), pose: Int(v[9]))
+                let f = try v[4...].map { d -> Int in
+                    guard let i = Int(exactly: d) else { throw malformed(file, line + 1, "flag '\(d)' is not an integer") }
+                    return i
+                }
+                let flags = WiderFlags(blur: f[0], expression: f[1], illumination: f[2],
+                                       invalid: f[3], occlusion: f[4], pose: f[5])
                 let box = FaceBox(x: v[0], y: v[1], width: v[2], height: v[3])
                 faces.append(GroundTruthFace(box: box, ignore: flags.invalid != 0 || v[2] <= 0 || v[3] <= 0, wider: flags))
             }

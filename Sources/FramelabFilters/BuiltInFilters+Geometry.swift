@@ -20,16 +20,27 @@ extension BuiltInFilters {
         }
     }
 
+    /// The largest side crop coordinates may name, 2^28: larger numbers fit no image, and
+    /// bounding them keeps every conversion of a parameter to Int exact.
+    static let maxCropCoordinate = 1 << 28
+
+    /// The most `affine` may enlarge: each output side is at most this many times the
+    /// input's longer side (|a| + |b| and |c| + |d| of the combined matrix). Beyond it an
+    /// ordinary frame asks for gigabytes (`matrix=1000 0 0 1000 0 0` on VGA is 12 GB);
+    /// 8 leaves a 1080p frame at 15360×8640 at most.
+    static let maxAffineScale = 8.0
+
     static let geometryFilters: [FilterDescriptor] = [
         FilterDescriptor(
             builtIn: "crop", summary: "keeps a rectangle (clipped to the image; width or height 0 means to the edge)",
             parameters: [
-                ParameterSpec(name: "x", type: .int, minimum: 0, defaultValue: .int(0), summary: "left edge"),
-                ParameterSpec(name: "y", type: .int, minimum: 0, defaultValue: .int(0), summary: "top edge"),
-                ParameterSpec(name: "width", type: .int, minimum: 0, defaultValue: .int(0), summary: "0: to the right edge"),
-                ParameterSpec(name: "height", type: .int, minimum: 0, defaultValue: .int(0), summary: "0: to the bottom edge"),
+                cropParameter("x", "left edge"),
+                cropParameter("y", "top edge"),
+                cropParameter("width", "0: to the right edge"),
+                cropParameter("height", "0: to the bottom edge"),
             ],
             operation: { v in
+                // Exact: the parameters are integers within 0…maxCropCoordinate.
                 let x = Int(v.double("x")), y = Int(v.double("y")), w = Int(v.double("width")), h = Int(v.double("height"))
                 return .sizedWarp { width, height in
                     let left = min(x, width - 1), top = min(y, height - 1)
@@ -52,6 +63,11 @@ extension BuiltInFilters {
                     throw FramelabError(.badInput, "filter 'affine': parameter 'matrix' '\(v.string("matrix"))' is singular")
                 }
                 let transform = user.after(preset(v.string("preset")))
+                let scale = max(abs(transform.a) + abs(transform.b), abs(transform.c) + abs(transform.d))
+                guard scale <= maxAffineScale else {
+                    throw FramelabError(.badInput, "filter 'affine': parameter 'matrix' '\(v.string("matrix"))' enlarges "
+                                        + "\(scale)×, more than the \(Int(maxAffineScale))× an output side may grow")
+                }
                 return .sizedWarp { width, height in Warp.boundingBox(of: transform, width: width, height: height) }
             }, formats: anyByteFormat),
         FilterDescriptor(
@@ -62,6 +78,13 @@ extension BuiltInFilters {
                 return .sizedWarp { width, height in Warp.straighten(angle: angle, width: width, height: height) }
             }, formats: anyByteFormat),
     ]
+}
+
+extension BuiltInFilters {
+    static func cropParameter(_ name: String, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name: name, type: .int, minimum: 0, maximum: Double(maxCropCoordinate), defaultValue: .int(0),
+                      summary: summary)
+    }
 }
 
 extension Warp {

@@ -73,11 +73,12 @@ enum PluginDescriptionReader {
             }
             let d = p.default_number
             guard d.isFinite else { throw bad("default \(d) is not a finite number") }
-            if isInt, d != d.rounded() { throw bad("default \(d) is not an integer") }
+            let integer = Int(checked: d)
+            if isInt, integer == nil || Double(integer!) != d { throw bad("default \(d) is not an integer that fits 64 bits") }
             let spec = ParameterSpec(name: name, type: isInt ? .int : .float,
                                      minimum: p.minimum.isFinite ? p.minimum : nil,
                                      maximum: p.maximum.isFinite ? p.maximum : nil,
-                                     defaultValue: isInt ? .int(Int(d)) : .float(d), summary: summary)
+                                     defaultValue: isInt ? .int(integer!) : .float(d), summary: summary)
             guard d >= p.minimum, d <= p.maximum else { throw bad("default \(spec.defaultValue) is outside \(spec.rangeText)") }
             return spec
         case Int32(FL_PARAM_BOOL):

@@ -55,7 +55,8 @@ final class GrowableTable: @unchecked Sendable {
             }
             var dims: [hsize_t] = [0]
             try HDF5.check(H5Sget_simple_extent_dims(space.id, &dims, nil), what)
-            return GrowableTable(name: name, handle: dataset, fileType: type, count: Int(dims[0]))
+            guard let count = Int(exactly: dims[0]) else { throw HDF5Error(what: what, reason: "it claims \(dims[0]) rows") }
+            return GrowableTable(name: name, handle: dataset, fileType: type, count: count)
         }
     }
 

@@ -9,34 +9,40 @@ import FramelabCore
 /// Finds or makes the file a `RecordingFile` writes, and takes the writer's lock on it.
 enum RecordingFileOpener {
     /// Returns the lock on `path`, creating an empty recording there if it is missing
-    /// (or is an empty file). Refuses a file that is not HDF5.
+    /// (or is an empty file). Refuses a file that is not HDF5, and anything that is not a
+    /// regular file (a device, FIFO, socket or directory), leaving it as it is. A symbolic
+    /// link is followed: the recording is its target (a dangling link is refused).
     static func open(_ path: String) throws(FramelabError) -> RecordingFileLock {
         func failure(_ reason: String) -> FramelabError {
             FramelabError(.io, "cannot write HDF5 file '\(path)': \(reason)")
         }
+        // Replacing the link itself by a new file would cut it: work on what it points to.
+        let target = try linkTarget(path, failure)
         // Twice at most: a file created by someone else between our look and our link
         // sends us round again to open it.
         for _ in 0..<2 {
             var info = stat()
-            if stat(path, &info) != 0 {
+            if stat(target, &info) != 0 {
                 guard errno == ENOENT else { throw failure(errnoDescription()) }
-                if let lock = try createNew(path, replacingEmpty: false, failure) { return lock }
+                if let lock = try createNew(target, replacingEmpty: false, failure) { return lock }
                 continue
             }
-            if (info.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
+            if let kind = nonRegularKind(info.st_mode) {
+                throw failure("it is \(kind), not a regular file (it is left untouched)")
+            }
             if info.st_size == 0 {
                 // An empty file holds nothing to lose (e.g. made by mktemp): make it a recording.
-                if let lock = try createNew(path, replacingEmpty: true, failure) { return lock }
+                if let lock = try createNew(target, replacingEmpty: true, failure) { return lock }
                 continue
             }
             let lock: RecordingFileLock
-            switch RecordingFileLock.acquire(path) {
+            switch RecordingFileLock.acquire(target) {
             case .success(let l): lock = l
             case .failure(.busy):
                 throw failure("another writer (another process, or another RecordingFile in this process) has it open")
             case .failure(.open(let code)): throw failure(errnoDescription(code))
             }
-            let isHDF5 = HDF5.locked { isHDF5File(path) }
+            let isHDF5 = HDF5.locked { isHDF5File(target) }
             switch isHDF5 {
             case .yes: return lock
             case .no:
@@ -99,6 +105,30 @@ enum RecordingFileOpener {
         guard rename(temporary, path) == 0 else { lock.release(); throw failure(errnoDescription()) }
         placed = true
         return lock
+    }
+
+    /// `path`, or where it points when it is a symbolic link.
+    private static func linkTarget(_ path: String, _ failure: (String) -> FramelabError) throws(FramelabError) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw failure(errno == ENOENT ? "it is a symbolic link to a missing file" : errnoDescription())
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// What a file that is not a regular file is, in words (nil for a regular file).
+    private static func nonRegularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFSOCK: return "a socket"
+        default: return "a special file"
+        }
     }
 
     private static func temporaryName(for path: String) -> String {

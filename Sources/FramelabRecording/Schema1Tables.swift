@@ -24,11 +24,14 @@ extension RecordingReader {
             var dims: [hsize_t] = [0, 0]
             try HDF5.check(H5Sget_simple_extent_dims(space.id, &dims, nil), what)
             guard case .strings(let columns)? = try H5Attributes.read(named: "columns", on: dataset.id),
-                  columns.count == Int(dims[1]) else {
+                  UInt64(columns.count) == dims[1] else {
                 throw HDF5Error(what: what, reason: "its 'columns' attribute does not name its \(dims[1]) columns")
             }
-            let count = Int(dims[0]), width = Int(dims[1])
-            var flat = [Double](repeating: 0, count: count * width)
+            let width = Int(dims[1])  // equals columns.count
+            guard let count = Int(exactly: dims[0]), case (let cells, false) = count.multipliedReportingOverflow(by: width) else {
+                throw HDF5Error(what: what, reason: "it claims \(dims[0]) rows")
+            }
+            var flat = [Double](repeating: 0, count: cells)
             if !flat.isEmpty {
                 let status = flat.withUnsafeMutableBytes { raw in
                     H5Dread(dataset.id, fl_h5t_native_double(), fl_h5s_all(), fl_h5s_all(), fl_h5p_default(), raw.baseAddress)

@@ -56,7 +56,7 @@ extension DetectionTables {
                 let d = FaceDetection(box: BoundingBox(x: try v("x"), y: try v("y"), width: try v("width"), height: try v("height")),
                                       score: try v("score"), leftEye: try point("left_eye_x", "left_eye_y"),
                                       rightEye: try point("right_eye_x", "right_eye_y"), mouth: try point("mouth_x", "mouth_y"))
-                let outcome = DetectionOutcome(rawValue: Int8(try det.int(row, "outcome"))) ?? .unmatched
+                let outcome = Int8(exactly: try det.int(row, "outcome")).flatMap(DetectionOutcome.init(rawValue:)) ?? .unmatched
                 return DetectionRow(frame: Int64(try det.int(row, "frame")), detector: Int32(try det.int(row, "detector")),
                                     index: Int32(try det.int(row, "index")), detection: d, outcome: outcome,
                                     face: Int32(try det.int(row, "face")), iou: try v("iou"))

@@ -16,6 +16,11 @@ public final class SyntheticSource: FrameSource {
     public static let scrollStep = 4
     /// The largest frame side accepted (8K).
     public static let maxSide = 8192
+    /// The slowest rate accepted (a frame every 1000 s): far slower rates put frame times
+    /// past what 64-bit nanoseconds hold within a few frames.
+    public static let minFPS = 0.001
+    /// The fastest rate accepted.
+    public static let maxFPS = 1000.0
 
     public let spec: SourceSpec
     public let width: Int
@@ -42,8 +47,8 @@ public final class SyntheticSource: FrameSource {
         guard (1...Self.maxSide).contains(w), (1...Self.maxSide).contains(h) else {
             throw FramelabError(.badInput, "source '\(spec)': width and height must be 1…\(Self.maxSide)")
         }
-        guard fps > 0, fps <= 1000 else {
-            throw FramelabError(.badInput, "source '\(spec)': FPS must be above 0 and at most 1000")
+        guard fps >= Self.minFPS, fps <= Self.maxFPS else {
+            throw FramelabError(.badInput, "source '\(spec)': FPS must be \(Self.minFPS)…\(Int(Self.maxFPS))")
         }
         width = w
         height = h
@@ -54,7 +59,8 @@ public final class SyntheticSource: FrameSource {
     public func next() throws -> SourceItem? {
         let start = startTime ?? MonotonicClock.now()
         startTime = start
-        let pts = Int64(Double(index) * 1e9 / fps)
+        // minFPS keeps this inside Int64 for 9 million frames (2^63 ns is 292 years).
+        let pts = Int64(checked: Double(index) * 1e9 / fps) ?? .max
         MonotonicClock.sleep(until: start + UInt64(pts))
         let image = try Self.render(index: index, pattern: pattern, width: width, height: height)
         defer { index += 1 }

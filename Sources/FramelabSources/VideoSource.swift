@@ -43,8 +43,11 @@ public final class VideoSource: FrameSource {
             }
             return nil
         }
-        let fallbackMs = nominalFPS.map { Double(index) * 1000 / $0 } ?? 0
-        let pts = Int64(((ptsMs.isFinite && (ptsMs > 0 || index == 0)) ? ptsMs : fallbackMs) * 1_000_000)
+        // The container's time when it is usable, else the index at the nominal rate, else
+        // 0: a file that is no real video (a PNG through FFmpeg's image2) reports nonsense.
+        let fromFile = ptsMs > 0 || index == 0 ? Int64(checked: ptsMs * 1_000_000).flatMap { $0 >= 0 ? $0 : nil } : nil
+        let fallback = nominalFPS.flatMap { Int64(checked: Double(index) * 1e9 / $0) } ?? 0
+        let pts = fromFile ?? fallback
         if pace == .realtime {
             let start = startTime ?? MonotonicClock.now()
             startTime = start

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FramelabCore
+import FramelabCV
 import FramelabFilters
 import FramelabPluginHost
 import FramelabRuns
@@ -71,10 +72,10 @@ struct BenchFiltersCommand: ParsableCommand {
         if repeats < 1 { throw usageError("--repeats must be at least 1, got \(repeats)") }
         if warmup < 0 { throw usageError("--warmup must not be negative, got \(warmup)") }
         for s in sizes where Self.parseSize(s) == nil {
-            throw usageError("--size must be WxH with positive numbers, got '\(s)'")
+            throw usageError("--size must be WxH with positive numbers, at most 2^28 pixels, got '\(s)'")
         }
         for s in chainSizes where Self.parseSize(s) == nil {
-            throw usageError("--chain-size must be WxH with positive numbers, got '\(s)'")
+            throw usageError("--chain-size must be WxH with positive numbers, at most 2^28 pixels, got '\(s)'")
         }
         for p in paths.split(separator: ",") where p != "plugin" && FilterPath(rawValue: String(p)) == nil {
             throw usageError("--paths: unknown path '\(p)' (known: scalar, simd, recipe, opencv, plugin)")
@@ -93,9 +94,12 @@ struct BenchFiltersCommand: ParsableCommand {
         }
     }
 
+    /// "WxH" with positive sides and at most `ImageCodec.maxDecodedPixels` pixels (larger
+    /// frames would only test the allocator, and overflow the geometry's arithmetic).
     static func parseSize(_ text: String) -> (width: Int, height: Int)? {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0,
+              w <= ImageCodec.maxDecodedPixels / h else { return nil }
         return (w, h)
     }
 

@@ -32,7 +32,7 @@ struct FiltersCommand: ParsableCommand {
     func validate() throws {
         if !explain && !filters.isEmpty { throw usageError("--filter needs --explain") }
         if explain && filters.isEmpty { throw usageError("--explain needs at least one --filter") }
-        if BenchFiltersCommand.parseSize(size) == nil { throw usageError("--size must be WxH with positive numbers, got '\(size)'") }
+        if BenchFiltersCommand.parseSize(size) == nil { throw usageError("--size must be WxH with positive numbers, at most 2^28 pixels, got '\(size)'") }
         if PixelFormat(name: format) == nil { throw usageError("--format must be gray8, bgr8, bgra8 or grayf32, got '\(format)'") }
         if threads < 1 { throw usageError("--threads must be at least 1, got \(threads)") }
     }

@@ -44,6 +44,11 @@ struct LiveOptions: ParsableArguments {
             guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
                 throw usageError("--record '\(record)': folder '\(folder)' is not writable")
             }
+            // FFmpeg would write into a device or wait forever on a FIFO.
+            var info = stat()
+            if stat(record, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+                throw usageError("--record '\(record)': it exists and is not a regular file (it is left untouched)")
+            }
         }
         if preview && ProcessInfo.processInfo.environment["DISPLAY"] == nil
             && ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil {

@@ -73,6 +73,32 @@ import Testing
         #expect(m.contains(file) && m.contains("line 8") && m.contains("width"))
     }
 
+    /// A file cut anywhere inside, unclosed elements and content after the root used to
+    /// load (a cut file as "2 images, 1 faces").
+    @Test func malformedDlibXMLIsRejectedNamingFileAndLine() throws {
+        let text = try String(contentsOfFile: Self.fixture("faces.xml"), encoding: .isoLatin1)
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let path = dir.appendingPathComponent("cut.xml").path
+        func load(_ xml: String) -> String {
+            try? Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+            return message { _ = try FaceDataset.load("dlib:" + path) }
+        }
+        // Cut at every character after the root opens: never a dataset.
+        let rootStart = text.range(of: "<dataset>")!.upperBound
+        for cut in stride(from: text.distance(from: text.startIndex, to: rootStart), to: text.count - 2, by: 7) {
+            let m = load(String(text.prefix(cut)))
+            #expect(m.contains(path) && m.contains(" line ") && !m.contains("\n"), "cut at \(cut): \(m)")
+        }
+        let unclosed = load("<dataset><images>\n<image file='a.jpg'>\n<box top='1' left='2' width='3' height='4'/>\n</images></dataset>\n")
+        #expect(unclosed.contains(path) && unclosed.contains("line"), "\(unclosed)")
+        let trailing = load(text + "<dataset><images></images></dataset>\n")
+        #expect(trailing.contains(path) && trailing.contains("line 17"), "\(trailing)")
+        let garbage = load(text + "garbage\n")
+        #expect(garbage.contains(path) && garbage.contains("line"), "\(garbage)")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try FaceDataset.load("dlib:" + path).images.count == 3)
+    }
+
     @Test func csvGroupsRowsByImage() throws {
         let d = try FaceDataset.load("csv:" + Self.fixture("faces.csv"))
         #expect(d.images.map(\.name) == ["a.png", "b.png"])
@@ -90,6 +116,52 @@ import Testing
         #expect(message { _ = try FaceDataset.load("voc:/x") }.contains("FORMAT"))
         #expect(message { _ = try FaceDataset.load("csv:/nonexistent/faces.csv") }.contains("/nonexistent/faces.csv"))
         #expect(message { _ = try FaceDataset.load("wider:/nonexistent") }.contains("/nonexistent"))
+    }
+
+    /// A fixture rewritten with other line endings into a temporary folder, under `name`.
+    func rewritten(_ fixture: String, ending: String, as name: String? = nil) throws -> String {
+        let text = try String(contentsOfFile: Self.fixture(fixture), encoding: .utf8)
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let path = dir.appendingPathComponent(name ?? (fixture as NSString).lastPathComponent).path
+        try Data(text.replacingOccurrences(of: "\n", with: ending).utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// "\r\n" is one Character in Swift: a split on "\n" made a Windows file one line.
+    @Test(arguments: ["\r\n", "\r"]) func windowsAndOldMacLineEndingsLoad(ending: String) throws {
+        let csv = try FaceDataset.load("csv:" + rewritten("faces.csv", ending: ending))
+        #expect(csv.images.map(\.name) == ["a.png", "b.png"] && csv.faceCount == 2)
+        let wider = try FaceDataset.load("wider:" + rewritten("wider_face_val_bbx_gt.txt", ending: ending))
+        #expect(wider.images.count == 3 && wider.faceCount == 2)
+        #expect(wider.images[1].faces[0].wider == WiderFlags(blur: 2, expression: 1, illumination: 0, invalid: 0, occlusion: 1, pose: 0))
+        let fddb = try FaceDataset.load("fddb:" + rewritten("fddb/FDDB-folds/FDDB-fold-01-ellipseList.txt", ending: ending))
+        #expect(fddb.images.count == 2 && fddb.images.allSatisfy { !$0.name.contains("\r") })
+    }
+
+    /// An error quotes at most one line of the file, shortened, with no line breaks.
+    @Test func errorsQuoteOneShortLine() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let path = dir.appendingPathComponent("long.csv").path
+        let row = "a.png,1,2,3,four" + String(repeating: "x", count: 500)
+        try Data(("image,x,y,width,height\r\n" + row + "\r\n" + row + "\r\n").utf8).write(to: URL(fileURLWithPath: path))
+        let m = message { _ = try FaceDataset.load("csv:" + path) }
+        #expect(m.contains(path) && m.contains("line 2") && m.contains("…"))
+        #expect(!m.contains("\n") && !m.contains("\r") && m.count < path.count + 200, "\(m)")
+        let separator = dir.appendingPathComponent("separator.csv").path
+        try Data("image,x,y,width,height\na.png,1,2,3,4\u{2028}5\n".utf8).write(to: URL(fileURLWithPath: separator))
+        let escaped = message { _ = try FaceDataset.load("csv:" + separator) }
+        #expect(escaped.contains("line 2") && escaped.contains("\\u{2028}") && !escaped.contains("\u{2028}"), "\(escaped)")
+    }
+
+    /// A flag of 1e300 used to trap converting it to Int.
+    @Test func widerFlagsThatAreNotIntegersAreNamed() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let path = dir.appendingPathComponent("wider_face_val_bbx_gt.txt").path
+        try Data("a.jpg\n1\n1 2 3 4 0 0 0 1e300 0 0\n".utf8).write(to: URL(fileURLWithPath: path))
+        let m = message { _ = try FaceDataset.load("wider:" + path) }
+        #expect(m.contains(path) && m.contains("line 3") && m.contains("1e+300"), "\(m)")
+        try Data("a.jpg\n1\n1 2 3 4 0 0 0 0.5 0 0\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(message { _ = try FaceDataset.load("wider:" + path) }.contains("not an integer"))
     }
 
     @Test func bundledSampleLoads() throws {

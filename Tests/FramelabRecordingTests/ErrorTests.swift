@@ -44,11 +44,48 @@ extension RecordingTests {
             #expect(throws: FramelabError(.io, "cannot write HDF5 file '\(underFile)': Not a directory")) {
                 _ = try RecordingFile(path: underFile)
             }
-            #expect(throws: FramelabError(.io, "cannot write HDF5 file '\(dir.path)': it is a directory")) {
+            #expect(throws: FramelabError(.io, "cannot write HDF5 file '\(dir.path)': it is a directory, not a regular file (it is left untouched)")) {
                 _ = try RecordingFile(path: dir.path)
             }
             // Nothing was left behind (no temporary files).
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["not-a-dir"])
+        }
+
+        @Test("A device, a FIFO or a socket is refused and left as it is; a symbolic link is followed")
+        func notARegularFile() throws {
+            let dir = try Scratch.directory()
+            // /dev/full used to be replaced by an HDF5 file (as root).
+            #expect(throws: FramelabError(.io, "cannot write HDF5 file '/dev/null': it is a character device, not a regular file (it is left untouched)")) {
+                _ = try RecordingFile(path: "/dev/null")
+            }
+            let fifo = dir.appendingPathComponent("pipe.h5").path
+            #expect(mkfifo(fifo, 0o644) == 0)
+            #expect(throws: FramelabError(.io, "cannot write HDF5 file '\(fifo)': it is a FIFO (named pipe), not a regular file (it is left untouched)")) {
+                _ = try RecordingFile(path: fifo)
+            }
+            var info = stat()
+            #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+
+            // A link to an empty file: the target becomes the recording, the link stays a link.
+            let target = dir.appendingPathComponent("empty.h5").path
+            FileManager.default.createFile(atPath: target, contents: nil)
+            let link = dir.appendingPathComponent("link.h5").path
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let file = try RecordingFile(path: link)
+            let run = try file.createRun(id: "through-link", attributes: [:], stageNames: [])
+            run.append(Sample.frame(0))
+            try run.finish(status: "completed")
+            file.close()
+            #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+            #expect(try RecordingReader.readRun(path: target, id: "through-link").frames == [Sample.frame(0)])
+
+            let dangling = dir.appendingPathComponent("dangling.h5").path
+            try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir.appendingPathComponent("gone").path)
+            #expect(throws: FramelabError(.io, "cannot write HDF5 file '\(dangling)': it is a symbolic link to a missing file")) {
+                _ = try RecordingFile(path: dangling)
+            }
+            // Nothing else was made (no temporary files).
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["pipe.h5", "empty.h5", "link.h5", "dangling.h5"])
         }
 
         @Test("A file that is not HDF5 is refused and left untouched")

@@ -109,12 +109,25 @@ import Testing
         #expect(f.image.hasSamePixels(as: a) && f.pts == 25_000_000)
     }
 
+    /// A PNG through FFmpeg's image2 demuxer reports a presentation time far outside Int64
+    /// nanoseconds; it used to trap converting it.
+    @Test func aStillImageGivenAsVideoIsOneFrameAtTimeZero() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        try writeImages(1, in: dir)
+        let source = try SourceRegistry.builtIns.open("video:" + dir.appendingPathComponent("img00.png").path)
+        let items = try drain(source)
+        #expect(items.count == 1)
+        guard case .frame(let f)? = items.first else { Issue.record("expected a frame"); return }
+        #expect(f.pts == 0)
+    }
+
     @Test(arguments: [
         ("webcam:0", "unknown scheme 'webcam'"),
         ("nothing", "expected SCHEME:TARGET"),
         ("synthetic:640x480", "expected synthetic:WIDTHxHEIGHT@FPS"),
         ("synthetic:0x480@30", "width and height must be"),
-        ("synthetic:64x48@0", "FPS must be above 0"),
+        ("synthetic:64x48@0", "FPS must be 0.001…1000"),
+        ("synthetic:64x48@1e-10", "FPS must be 0.001…1000"),
         ("video:/nonexistent/clip.mp4", "video '/nonexistent/clip.mp4': no such file"),
         ("image:/nonexistent/a.png", "image '/nonexistent/a.png': no such file"),
         ("images:/nonexistent", "image folder '/nonexistent': no such directory"),
