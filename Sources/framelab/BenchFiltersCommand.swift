@@ -147,12 +147,6 @@ struct BenchFiltersCommand: ParsableCommand {
         config.threads = threads
         config.timer = BenchTimer(warmup: warmup, repeats: repeats)
         config.levels = try levels()
-        if !quiet {
-            let how = isa != nil ? "--isa" : KernelLevel.isForcedByEnvironment ? KernelLevel.environmentVariable : "the best this CPU has"
-            printToStandardError("bench: kernel level \(config.levels.map(\.rawValue).joined(separator: ", ")) (\(how); "
-                                 + "this CPU has \(KernelLevel.supported.map(\.rawValue).joined(separator: ", ")))")
-        }
-
         // The file is opened before any timing, so a bad path fails fast; one run per level,
         // each written after the timing (a file has one writer at a time).
         var recorder: BenchRunWriter?
@@ -160,6 +154,11 @@ struct BenchFiltersCommand: ParsableCommand {
             recorder = try out.map { try BenchRunWriter(path: $0, context: commandContext) }
         } catch {
             throw failure(error)
+        }
+        if !quiet {
+            let how = isa != nil ? "--isa" : KernelLevel.isForcedByEnvironment ? KernelLevel.environmentVariable : "the best this CPU has"
+            printToStandardError("bench: kernel level \(config.levels.map(\.rawValue).joined(separator: ", ")) (\(how); "
+                                 + "this CPU has \(KernelLevel.supported.map(\.rawValue).joined(separator: ", ")))")
         }
         let measured: (reports: [BenchReport], comparison: LevelComparison?)
         do {
