@@ -23,7 +23,8 @@ struct RunCommand: ParsableCommand {
             --path picks the built-ins' implementation: simd (default), scalar, opencv, or recipe, which \
             fuses consecutive built-in filters into one pass with rows split across --threads. \
             Plugin filters (see `framelab plugins list`) are used the same way; --isolate runs them in a child process. \
-            Ctrl-C stops the run after the frame in progress; what was recorded is kept. \
+            Ctrl-C (or SIGTERM) stops the run after the frame in progress; what was recorded is kept \
+            (status interrupted) and the exit code is 130 (143). A run whose every frame failed exits 1. \
             Live runs: SIGUSR1 switches a camera to its next listed device, SIGUSR2 saves a snapshot \
             (with --snapshot). Cameras, formats and their errors: docs/cameras.md.
             """)
@@ -161,10 +162,13 @@ struct RunCommand: ParsableCommand {
         outputs.finish()
 
         let status: String
+        let everyFrameFailed = tally.processed == 0 && tally.failed > 0
         if let runError {
             status = "failed: \((runError as? FramelabError)?.message ?? "\(runError)")"
+        } else if pipeline.wasStopped {
+            status = "interrupted"
         } else {
-            status = pipeline.wasStopped ? "interrupted" : "completed"
+            status = everyFrameFailed ? "failed: every one of its \(tally.failed) frames failed" : "completed"
         }
         do {
             try recorder?.finish(status: status)
@@ -182,6 +186,13 @@ struct RunCommand: ParsableCommand {
             print("recorded run '\(id)' in \(out) (status: \(status))")
         }
         if let runError { throw failure(runError) }
+        // Exit codes tell the truth: a run a signal stopped (its record kept) and a run in
+        // which no frame could be processed are not successes.
+        if let signal = interrupt.received { throw ExitCode(128 + signal) }
+        if everyFrameFailed && !pipeline.wasStopped {
+            throw failure(FramelabError(.badInput, "source '\(self.source)': every one of its \(tally.failed) frames failed"
+                                        + (out.map { " (recorded in \($0))" } ?? "")))
+        }
     }
 
     private func runAttributes(source: any FrameSource, pipeline: Pipeline) -> [String: AttributeValue] {
