@@ -21,13 +21,20 @@ extension KernelTable {
         sourceOver: AVX512Kernels.sourceOver, blurHorizontal: AVX512Kernels.blurHorizontal,
         blurVertical: AVX512Kernels.blurVertical, gradient: AVX512Kernels.gradient)
 
-    /// The avx512 level on a CPU with VBMI: curves and the fused matrix-curve loop by byte
-    /// permutes in registers.
-    static let avx512VBMI = KernelTable(
-        name: "avx512+vbmi", matrix3: AVX512Kernels.matrix3, matrix4: AVX512Kernels.matrix4,
-        matrixCurve: AVX512VBMIKernels.matrixCurve, curve: AVX512VBMIKernels.curve, pairLookup: AVX512Kernels.pairLookup,
-        luma: AVX512Kernels.luma, vibrance: AVX512Kernels.vibrance, blend: AVX512Kernels.blend,
-        sourceOver: AVX512Kernels.sourceOver, blurHorizontal: AVX512Kernels.blurHorizontal,
-        blurVertical: AVX512Kernels.blurVertical, gradient: AVX512Kernels.gradient)
+    /// The avx512 level on a CPU with VBMI: the same table but for curves and the fused
+    /// matrix-curve loop, which look the curve up by byte permutes in registers.
+    static let avx512VBMI = avx512.replacing(name: "avx512+vbmi", matrixCurve: AVX512VBMIKernels.matrixCurve,
+                                             curve: AVX512VBMIKernels.curve)
+
+    /// This table with other curve entries (built here, in baseline code, like the tables).
+    private func replacing(name: String, matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int,
+                                                                         UnsafePointer<Float>, ClampNeed, UnsafePointer<UInt8>,
+                                                                         UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                           curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
+                                                       UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int) -> KernelTable {
+        KernelTable(name: name, matrix3: matrix3, matrix4: matrix4, matrixCurve: matrixCurve, curve: curve,
+                    pairLookup: pairLookup, luma: luma, vibrance: vibrance, blend: blend, sourceOver: sourceOver,
+                    blurHorizontal: blurHorizontal, blurVertical: blurVertical, gradient: gradient)
+    }
 }
 #endif

@@ -63,27 +63,16 @@ public enum RecordingReader {
 
     /// Everything recorded for run `id`. Errors name the path; a missing run is `.badInput`.
     public static func readRun(path: String, id: String) throws -> RunData {
-        let version = try schemaVersion(path: path)
-        let (run, available) = try withFile(path) { (file) throws(HDF5Error) -> (RunData?, [String]) in
-            let names = try RunLayout.runNames(in: file)
-            guard names.contains(id) else { return (nil, names) }
-            let run = try RunLayout.withRunGroup(in: file, runID: id) { (group) throws(HDF5Error) -> RunData in
-                let attributes = try H5Attributes.readAll(on: group)
-                var stageNames: [String] = []
-                if case .strings(let s)? = attributes[Schema.RunAttribute.stageNames] { stageNames = s }
-                return RunData(id: id, attributes: attributes, stageNames: stageNames,
-                               frames: try read(FrameRecord.self, in: group),
-                               timings: try read(StageTimingRecord.self, in: group),
-                               failures: try read(FailureRecord.self, in: group),
-                               events: try read(EventRecord.self, in: group), schemaVersion: version)
-            }
-            return (run, names)
+        try withRunGroup(path: path, runID: id) { (file, group) throws(HDF5Error) -> RunData in
+            let attributes = try H5Attributes.readAll(on: group)
+            var stageNames: [String] = []
+            if case .strings(let s)? = attributes[Schema.RunAttribute.stageNames] { stageNames = s }
+            return RunData(id: id, attributes: attributes, stageNames: stageNames,
+                           frames: try read(FrameRecord.self, in: group),
+                           timings: try read(StageTimingRecord.self, in: group),
+                           failures: try read(FailureRecord.self, in: group),
+                           events: try read(EventRecord.self, in: group), schemaVersion: try version(of: file))
         }
-        guard let run else {
-            let list = available.isEmpty ? "it has no runs" : "its runs are " + available.joined(separator: ", ")
-            throw FramelabError(.badInput, "no run '\(id)' in HDF5 file '\(path)' (\(list))")
-        }
-        return run
     }
 
     private static func read<R: TableRow>(_ type: R.Type, in group: hid_t) throws(HDF5Error) -> [R] {
@@ -94,30 +83,38 @@ public enum RecordingReader {
 
     /// The file's `framelab_schema_version`.
     public static func schemaVersion(path: String) throws -> Int {
-        try withFile(path) { (file) throws(HDF5Error) -> Int in
-            guard case .int(let v)? = try H5Attributes.read(named: Schema.versionAttribute, on: file) else { return 0 }
-            return Int(v)
-        }
+        try withFile(path) { (file) throws(HDF5Error) -> Int in try version(of: file) }
+    }
+
+    private static func version(of file: hid_t) throws(HDF5Error) -> Int {
+        guard case .int(let v)? = try H5Attributes.read(named: Schema.versionAttribute, on: file) else { return 0 }
+        return Int(v)
     }
 
     /// Every row of the run's table `R.layout.name`, or nil when the run has no such table.
     /// Errors name the path; a missing run is `.badInput`.
     public static func readRows<R: TableRow>(_ type: R.Type, path: String, runID: String) throws -> [R]? {
-        try withRunGroup(path: path, runID: runID) { (group) throws(HDF5Error) -> [R]? in
+        try withRunGroup(path: path, runID: runID) { (_, group) throws(HDF5Error) -> [R]? in
             guard try GrowableTable.exists(in: group, name: R.layout.name) else { return nil }
             return try read(R.self, in: group)
         }
     }
 
-    /// Runs `body` with the run's group open.
-    static func withRunGroup<T>(path: String, runID: String, _ body: (hid_t) throws(HDF5Error) -> T) throws -> T {
-        let ids = try runIDs(path: path)
-        guard ids.contains(runID) else {
-            throw FramelabError(.badInput, "no run '\(runID)' in HDF5 file '\(path)' (runs: \(ids.joined(separator: ", ")))")
+    /// Runs `body` with the file and the run's group open, the file opened once; a missing
+    /// run is `.badInput` naming the runs the file has.
+    static func withRunGroup<T>(path: String, runID: String,
+                                _ body: (_ file: hid_t, _ group: hid_t) throws(HDF5Error) -> T) throws -> T {
+        let (result, available) = try withFile(path) { (file) throws(HDF5Error) -> (T?, [String]) in
+            let names = try RunLayout.runNames(in: file)
+            guard names.contains(runID) else { return (nil, names) }
+            return (try RunLayout.withRunGroup(in: file, runID: runID) { (group) throws(HDF5Error) in try body(file, group) },
+                    names)
         }
-        return try withFile(path) { (file) throws(HDF5Error) -> T in
-            try RunLayout.withRunGroup(in: file, runID: runID, body)
+        guard let result else {
+            let list = available.isEmpty ? "it has no runs" : "its runs are " + available.joined(separator: ", ")
+            throw FramelabError(.badInput, "no run '\(runID)' in HDF5 file '\(path)' (\(list))")
         }
+        return result
     }
 
     /// Opens `path` read-only, runs `body`, closes it; errors become `FramelabError`s.

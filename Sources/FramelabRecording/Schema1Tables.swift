@@ -13,7 +13,7 @@ public struct Schema1Table: Sendable {
 extension RecordingReader {
     /// The version-1 table `name` of the run, or nil when the run has no such table.
     public static func readSchema1Table(path: String, runID: String, name: String) throws -> Schema1Table? {
-        try withRunGroup(path: path, runID: runID) { (group) throws(HDF5Error) -> Schema1Table? in
+        try withRunGroup(path: path, runID: runID) { (_, group) throws(HDF5Error) -> Schema1Table? in
             guard try GrowableTable.exists(in: group, name: name) else { return nil }
             let what = "cannot read table '\(name)'"
             let dataset = try H5Handle.make(.dataset, what) { H5Dopen2(group, name, fl_h5p_default()) }

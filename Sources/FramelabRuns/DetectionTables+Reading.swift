@@ -15,9 +15,9 @@ extension DetectionTables {
         /// The absolute path of each frame's image (frames keep dataset-wide numbers).
         public let imagePaths: [Int: String]
 
-        public static func read(path: String, runID: String) throws -> Recorded {
-            let run = try RecordingReader.readRun(path: path, id: runID)
-            return run.schemaVersion == 1 ? try readSchema1(path: path, run: run) : try readSchema2(path: path, run: run)
+        /// The tables of `run`, read from `path` (the caller has the run's records already).
+        public static func read(path: String, run: RunData) throws -> Recorded {
+            run.schemaVersion == 1 ? try readSchema1(path: path, run: run) : try readSchema2(path: path, run: run)
         }
 
         private static func readSchema2(path: String, run: RunData) throws -> Recorded {

@@ -12,12 +12,19 @@ public enum DetectorConfiguration {
         try specs.map { spec in
             // A detector the registry does not know (unreachable from eval, which checks first) is described as written.
             guard let descriptor = registry[spec.name] else { return spec.description }
-            let parameters = try descriptor.parameters(for: spec)
-            let values = parameters.values.values
-            func list(_ keys: [String]) -> String { keys.sorted().map { "\($0)=\(values[$0]!.description)" }.joined(separator: ",") }
-            let given = values.keys.filter { parameters.isSet($0) }
-            let defaults = values.keys.filter { !parameters.isSet($0) }
-            return spec.name + (given.isEmpty ? "" : ":" + list(given)) + (defaults.isEmpty ? "" : " defaults:" + list(defaults))
+            let parameters = parameterText(try descriptor.parameters(for: spec))
+            if parameters.isEmpty { return spec.name }
+            return spec.name + (parameters.hasPrefix("defaults:") ? " " : ":") + parameters
         }
+    }
+
+    /// The parameters part of the line: `given defaults:rest` (either may be absent).
+    public static func parameterText(_ parameters: DetectorParameters) -> String {
+        let values = parameters.values.values
+        func list(_ keys: [String]) -> String { keys.sorted().map { "\($0)=\(values[$0]!.description)" }.joined(separator: ",") }
+        let given = values.keys.filter { parameters.isSet($0) }
+        let defaults = values.keys.filter { !parameters.isSet($0) }
+        return [given.isEmpty ? nil : list(given), defaults.isEmpty ? nil : "defaults:" + list(defaults)]
+            .compactMap { $0 }.joined(separator: " ")
     }
 }

@@ -26,13 +26,12 @@ public enum RunElements {
     /// Detectors run in consecutive stages, one each, from `firstStage`.
     public static func detectorRows(_ detectors: [ElementSpec], registry: DetectorRegistry, firstStage: Int,
                                     plugins: PluginFiles = [:]) throws -> [ElementRow] {
-        let configurations = try DetectorConfiguration.resolved(detectors, registry: registry)
-        return try detectors.enumerated().map { k, spec -> ElementRow in
+        try detectors.enumerated().map { k, spec -> ElementRow in
             let d = try registry.descriptor(for: spec)
-            let values = try d.parameters(for: spec).values.values.mapValues(\.description)
-            // "name:given defaults:rest" without the name.
-            let params = String(configurations[k].dropFirst(spec.name.count).drop { $0 == ":" || $0 == " " })
-            return ElementRow(stage: firstStage + k, kind: "detector", element: d.name, params: params,
+            let parameters = try d.parameters(for: spec)
+            let values = parameters.values.values.mapValues(\.description)
+            return ElementRow(stage: firstStage + k, kind: "detector", element: d.name,
+                              params: DetectorConfiguration.parameterText(parameters),
                               plugin: plugins[d.name] ?? (d.isBuiltIn ? nil : (d.origin, "")), modelPath: modelFile(values))
         }
     }

@@ -52,10 +52,7 @@ public struct RunSummary: Encodable, Sendable {
     /// Each processed frame's end-to-end latency as one more row: percentiles and budget shares.
     public let end_to_end: Stage?
     /// The frame rates (of 24, 30, 60) whose budget the p95 end-to-end latency fits.
-    public var fits_fps: [Int] {
-        guard let e = end_to_end, e.frames > 0 else { return [] }
-        return FrameBudget.rates.filter { e.p95_ms <= FrameBudget.milliseconds(fps: $0) }
-    }
+    public let fits_fps: [Int]
     /// "run", "eval", "bench filters" (version-1 pipeline runs have none: "run").
     public internal(set) var kind = "run"
     /// Eval and merged runs: each detector's scores.
@@ -63,24 +60,6 @@ public struct RunSummary: Encodable, Sendable {
     /// Bench runs: each case's min and median, and the goal lines.
     public internal(set) var bench_cases: [BenchCase]?
     public internal(set) var goals: [String]?
-
-    enum CodingKeys: String, CodingKey {
-        case id, source, policy, status, frames, processed, dropped, failed, fps, stages, latency_p50_ms, latency_p95_ms,
-             latency_max_ms, queue_wait_p50_ms, queue_wait_p95_ms, end_to_end, fits_fps, kind, detectors, bench_cases, goals
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(source, forKey: .source); try c.encode(policy, forKey: .policy)
-        try c.encode(status, forKey: .status); try c.encode(frames, forKey: .frames); try c.encode(processed, forKey: .processed)
-        try c.encode(dropped, forKey: .dropped); try c.encode(failed, forKey: .failed); try c.encode(fps, forKey: .fps)
-        try c.encode(stages, forKey: .stages); try c.encode(latency_p50_ms, forKey: .latency_p50_ms)
-        try c.encode(latency_p95_ms, forKey: .latency_p95_ms); try c.encode(latency_max_ms, forKey: .latency_max_ms)
-        try c.encode(queue_wait_p50_ms, forKey: .queue_wait_p50_ms); try c.encode(queue_wait_p95_ms, forKey: .queue_wait_p95_ms)
-        try c.encodeIfPresent(end_to_end, forKey: .end_to_end); try c.encode(fits_fps, forKey: .fits_fps)
-        try c.encode(kind, forKey: .kind); try c.encodeIfPresent(detectors, forKey: .detectors)
-        try c.encodeIfPresent(bench_cases, forKey: .bench_cases); try c.encodeIfPresent(goals, forKey: .goals)
-    }
 
     /// The summary of a recorded run.
     public init(_ run: RunData) {
@@ -116,6 +95,9 @@ public struct RunSummary: Encodable, Sendable {
         self.latency_p50_ms = latency_p50_ms; self.latency_p95_ms = latency_p95_ms; self.latency_max_ms = latency_max_ms
         self.queue_wait_p50_ms = queue_wait_p50_ms; self.queue_wait_p95_ms = queue_wait_p95_ms
         self.end_to_end = end_to_end
+        fits_fps = end_to_end.map { e in
+            e.frames > 0 ? FrameBudget.rates.filter { e.p95_ms <= FrameBudget.milliseconds(fps: $0) } : []
+        } ?? []
     }
 
     /// Every run of a recording file (or the one named), summarised.

@@ -59,7 +59,7 @@ public struct ShardRun: Sendable {
         fingerprint = f
         detectorConfigs = c
         datasetImages = Int(n)
-        tables = try DetectionTables.Recorded.read(path: path, runID: run.id)
+        tables = try DetectionTables.Recorded.read(path: path, run: run)
     }
 
     private static func parseShard(_ run: RunData, _ path: String) throws -> Shard {
