@@ -5,23 +5,47 @@ import FramelabDatasets
 import FramelabDetection
 import FramelabElements
 import FramelabEvaluation
+import FramelabPluginHost
 import Foundation
 
-/// `framelab bench detectors`: Framelab's SIMD cascade against OpenCV's CascadeClassifier
-/// (same XML, same parameters, one thread), and evaluation on two threads against one.
+/// `framelab bench detectors`: every installed detector timed at three frame sizes;
+/// Framelab's SIMD cascade against OpenCV's CascadeClassifier (same XML, same parameters,
+/// one thread); and evaluation on two threads against one.
 struct BenchDetectorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detectors",
-        abstract: "Compare the cascade detector with OpenCV's, and 2-thread with 1-thread evaluation.",
+        abstract: "Time every installed face detector at 320x240, 640x480 and 1280x720; compare the cascade with OpenCV's; 2 threads vs 1.",
         discussion: """
-            Part 1: for each cascade XML, both evaluators run every image of the dataset once per round on \
-            one thread (OpenCV's thread pool set to 1), rounds interleaved; min and median of the rounds, \
-            the speed-up (OpenCV time / cascade time) and the share of OpenCV's boxes that a cascade box \
-            matches at IoU >= 0.8. \
-            Part 2: `eval` of the same detectors over seeded composites (real face crops on real \
-            backgrounds, generated into a temporary folder) with --threads 1 and 2; wall-time ratio. \
+            Part 1 (speed): every installed detector — built-in and plugin, with its default parameters; \
+            or those given with --detector — runs on one photograph (--image) resized to each size, on one \
+            thread (OpenCV's thread pool set to 1): one warm-up call, then --repeats timed calls; min and \
+            median ms per frame, the faces found, and which frame budgets (41.7 ms at 24 fps, 16.7 ms at \
+            60 fps) the median fits. A detector whose model is missing is listed as unavailable with the reason. \
+            Part 2 (cascades): for each cascade XML, both evaluators run every image of the dataset once per \
+            round on one thread, rounds interleaved; min and median of the rounds, the speed-up (OpenCV time / \
+            cascade time) and the share of OpenCV's boxes that a cascade box matches at IoU >= 0.8. \
+            Part 3 (threads): `eval` of opencv-haar, opencv-lbp and cascade over seeded composites (real face \
+            crops on real backgrounds, generated into a temporary folder) with --threads 1 and 2; wall-time ratio. \
             Goals (issue 5): cascade >= 1.5x faster with >= 98% of boxes matched; 2 threads >= 1.8x.
             """)
+
+    enum Part: String, ExpressibleByArgument, CaseIterable {
+        case speed, cascades, threads
+    }
+
+    @Option(name: .customLong("part"), help: "Parts to run: speed, cascades, threads (repeatable; default all three).")
+    var parts: [Part] = []
+
+    @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...] for the speed part (repeatable; default every installed detector).")
+    var detectors: [String] = []
+
+    @Option(name: .long, help: "The photograph the speed part resizes to each frame size.")
+    var image = "Datasets/sample/images/astronaut.png"
+
+    @Flag(name: .long, help: "Print no progress lines.")
+    var quiet = false
+
+    @OptionGroup var plugins: PluginOptions
 
     @Option(name: .long, help: "Images to time the cascades on (FORMAT:PATH).")
     var dataset = "csv:Datasets/sample/faces.csv"
@@ -58,22 +82,34 @@ struct BenchDetectorsCommand: ParsableCommand {
 
     func run() throws {
         do {
+            let chosen = Set(parts.isEmpty ? Part.allCases : parts)
+            var speed: DetectorSpeedReport?
+            if chosen.contains(.speed) {
+                speed = try DetectorSpeedReport.measure(detectors: detectors, image: image, repeats: repeats,
+                                                        plugins: plugins, progress: !quiet)
+                if !json { speed?.printText() }
+            }
+            guard chosen.contains(.cascades) || chosen.contains(.threads) else {
+                if json { try printJSON([], nil, speed) }
+                return
+            }
             let data = try FaceDataset.load(dataset)
             let images = data.images.compactMap { try? ImageCodec.read($0.path, as: .gray8) }
             guard !images.isEmpty else { throw FramelabError(.badInput, "dataset '\(dataset)': no readable images") }
             let xmls = cascades.isEmpty ? [CascadeFiles.haarFrontalFace, CascadeFiles.haarFrontalFaceAlt2] : cascades
             let settings = SlidingWindowSettings(scaleFactor: scale, minNeighbours: neighbours, minSize: minSize)
-            if !json { print("== cascade vs opencv-haar: \(images.count) images, scale \(scale), neighbours \(neighbours), min-size \(minSize), 1 thread, \(repeats) rounds") }
-            let rows = try DetectorBenchmark.compareCascades(images: images, cascades: xmls, settings: settings, repeats: repeats)
+            if !json && chosen.contains(.cascades) { print("== cascade vs opencv-haar: \(images.count) images, scale \(scale), neighbours \(neighbours), min-size \(minSize), 1 thread, \(repeats) rounds") }
+            let rows = chosen.contains(.cascades)
+                ? try DetectorBenchmark.compareCascades(images: images, cascades: xmls, settings: settings, repeats: repeats) : []
             var scaling: DetectorBenchmark.ThreadScaling?
-            if composites > 0 {
+            if composites > 0 && chosen.contains(.threads) {
                 let (composite, dir) = try BenchComposites.generate(count: composites, sampleImages: sampleImages)
                 defer { try? FileManager.default.removeItem(at: dir) }
                 let specs = try ["opencv-haar", "opencv-lbp", "cascade"].map { try ElementSpec(parsing: $0) }
                 scaling = try DetectorBenchmark.evaluationScaling(dataset: composite, detectors: specs, repeats: max(1, repeats / 2))
             }
             if json {
-                try printJSON(rows, scaling)
+                try printJSON(rows, scaling, speed)
             } else {
                 printText(rows, scaling)
             }
@@ -83,7 +119,8 @@ struct BenchDetectorsCommand: ParsableCommand {
     }
 
     private func printText(_ rows: [DetectorBenchmark.CascadeComparison], _ scaling: DetectorBenchmark.ThreadScaling?) {
-        print("cascade XML                           opencv min/median ms   cascade min/median ms   speed-up min (median)   boxes matched")
+        guard !rows.isEmpty || scaling != nil else { return }
+        if !rows.isEmpty { print("cascade XML                           opencv min/median ms   cascade min/median ms   speed-up min (median)   boxes matched") }
         for r in rows {
             let name = (r.cascade as NSString).lastPathComponent
             let padded = name.count >= 37 ? name : name + String(repeating: " ", count: 37 - name.count)
@@ -98,13 +135,15 @@ struct BenchDetectorsCommand: ParsableCommand {
         }
     }
 
-    private func printJSON(_ rows: [DetectorBenchmark.CascadeComparison], _ scaling: DetectorBenchmark.ThreadScaling?) throws {
+    private func printJSON(_ rows: [DetectorBenchmark.CascadeComparison], _ scaling: DetectorBenchmark.ThreadScaling?,
+                           _ speed: DetectorSpeedReport?) throws {
         var object: [String: Any] = ["cascades": rows.map { r -> [String: Any] in
             ["cascade": r.cascade, "opencv_min_ms": r.openCV.min, "opencv_median_ms": r.openCV.median,
              "cascade_min_ms": r.framelab.min, "cascade_median_ms": r.framelab.median, "speedup": r.speedup,
              "median_speedup": r.medianSpeedup, "opencv_boxes": r.openCVBoxes, "matched_boxes": r.matchedBoxes,
              "cascade_boxes": r.framelabBoxes, "matched_share": r.matchedShare]
         }]
+        if let speed { object.merge(speed.jsonObject) { $1 } }
         if let s = scaling {
             object["eval_threads"] = ["images": s.images, "one_thread_min_ms": s.oneThread.min,
                                       "two_threads_min_ms": s.twoThreads.min, "speedup": s.speedup,

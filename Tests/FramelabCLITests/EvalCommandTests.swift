@@ -46,7 +46,7 @@ import Testing
         let d = try TestSupport.framelab(["detectors"])
         #expect(d.stdout.contains("accuracy") && d.stdout.contains("min-size") && d.stdout.contains("landmarks"))
         let b = try TestSupport.framelab(["bench", "detectors", "--help"])
-        #expect(b.stdout.contains("--repeats") && b.stdout.contains("IoU >= 0.8"))
+        #expect(b.stdout.contains("--repeats") && b.stdout.contains("IoU >= 0.8") && b.stdout.contains("1280x720"))
     }
 
     @Test func badInputsAreOneLineErrorsNamingTheInput() throws {
