@@ -17,6 +17,9 @@ enum H5File {
         case swmrRead
         /// Read-only, plain (for files that cannot be read in SWMR mode).
         case read
+        /// Read-only and strict: fails on a file a killed writer left marked "open for
+        /// writing", as plain h5py and h5ls do (to tell whether a file needs `recover`).
+        case strictRead
     }
 
     /// Reads of a metadata block before a SWMR reader gives up: about 17 ms of retrying.
@@ -38,7 +41,7 @@ enum H5File {
             case .readWrite, .repair: flags = fl_h5f_acc_rdwr()
             case .swmrWrite: flags = fl_h5f_acc_rdwr() | fl_h5f_acc_swmr_write()
             case .swmrRead: flags = fl_h5f_acc_rdonly() | fl_h5f_acc_swmr_read()
-            case .read: flags = fl_h5f_acc_rdonly()
+            case .read, .strictRead: flags = fl_h5f_acc_rdonly()
             }
             // Read-only opens may ignore the marks too: nothing is written back.
             let clear = mode == .repair || mode == .swmrRead || mode == .read

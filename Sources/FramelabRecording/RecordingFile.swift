@@ -30,6 +30,8 @@ public final class RecordingFile: @unchecked Sendable {
     private var closed = false
     /// Set when reopening the file failed: the object cannot be used any more.
     private var brokenReason: String?
+    /// Runs a killed writer left `running` that opening the file marked `interrupted`.
+    public private(set) var interruptedOnOpen: [String] = []
 
     /// Creates the file if missing, opens it read-write if it exists (many runs per file).
     ///
@@ -49,7 +51,7 @@ public final class RecordingFile: @unchecked Sendable {
                 let handle = try H5File.open(path, .repair)
                 try H5File.extendAllocationToEndOfFile(handle.id)
                 try Self.checkSchema(handle.id)
-                try Self.markRunningRunsInterrupted(handle.id)
+                interruptedOnOpen = try Self.markRunningRunsInterrupted(handle.id)
                 try HDF5.check(handle.close(), "cannot close the file")
             }
         } catch {
@@ -302,15 +304,17 @@ public final class RecordingFile: @unchecked Sendable {
 
     /// Runs left `running` by a writer that is gone (we hold the writer's lock) become
     /// `interrupted`. A run too damaged to read is left as it is.
-    private static func markRunningRunsInterrupted(_ file: hid_t) throws(HDF5Error) {
+    private static func markRunningRunsInterrupted(_ file: hid_t) throws(HDF5Error) -> [String] {
+        var marked: [String] = []
         for id in try RunLayout.runNames(in: file) {
             let status = try? RunLayout.withRunGroup(in: file, runID: id) { (group) throws(HDF5Error) in
                 try H5Attributes.read(named: Schema.RunAttribute.status, on: group)
             }
             if status == .string(Schema.Status.running) {
-                try? RunLayout.setStatus(in: file, runID: id, Schema.Status.interrupted)
+                if (try? RunLayout.setStatus(in: file, runID: id, Schema.Status.interrupted)) != nil { marked.append(id) }
             }
         }
+        return marked
     }
 
     // MARK: - Errors

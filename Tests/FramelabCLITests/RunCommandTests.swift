@@ -90,6 +90,29 @@ import Testing
         let frames = Int(fields.first ?? "") ?? 0
         #expect(frames >= seen, "\(seen) frames were on disk before the kill, \(frames) after")
         #expect(py.stdout.contains("running"))
+
+        // Plain h5py (no swmr=True) refuses the file until `framelab recover` repairs it.
+        let plain = """
+            import sys, h5py
+            f = h5py.File(sys.argv[1], "r")
+            (rid,) = list(f["runs"].keys())
+            print(len(f["runs"][rid]["frames"]), f["runs"][rid].attrs["status"])
+            """
+        let before = try TestSupport.python(plain, arguments: [out])
+        #expect(before.status != 0, "plain h5py opened a file a killed writer left: \(before.stdout)")
+        let recovered = try TestSupport.framelab(["recover", out, "--json"])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(recovered.stdout.utf8)) as? [String: Any])
+        #expect(report["cleared_write_marks"] as? Bool == true)
+        #expect((report["interrupted_runs"] as? [String])?.count == 1)
+        let after = try TestSupport.python(plain, arguments: [out])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.stdout == "\(frames) interrupted\n")
+        let again = try TestSupport.framelab(["recover", out])
+        #expect(again.status == 0 && again.stdout.contains("nothing to do"))
+        let missing = try TestSupport.framelab(["recover", dir.appendingPathComponent("none.h5").path])
+        #expect(missing.status != 0 && missing.stderr.contains("none.h5") && !FileManager.default.fileExists(
+            atPath: dir.appendingPathComponent("none.h5").path))
     }
 
     @Test func imageFolderWithACorruptFileRecordsTheFailureAndFinishes() throws {

@@ -1,0 +1,48 @@
+import ArgumentParser
+import FramelabCore
+import FramelabRecording
+import Foundation
+
+/// `framelab recover FILE`: repairs what a killed writer left so plain HDF5 readers open
+/// the file again.
+struct RecoverCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recover",
+        abstract: "Make a recording a killed or crashed framelab left behind readable by plain h5py, pandas and h5ls.",
+        discussion: """
+            A writer killed in the middle of a run (kill -9, a crash, a power cut) leaves the file marked \
+            "open for writing": h5py then opens it only with swmr=True, and pandas and h5ls refuse it. \
+            recover clears that mark (what `h5clear -s` does), moves the file's allocation mark to its end, \
+            and marks runs left `running` as `interrupted`; every frame flushed before the kill stays. \
+            The next framelab writer does the same on its own. A file another framelab is writing is refused. \
+            Exit status 0 when the file is (now) readable, 1 when it cannot be repaired.
+            """)
+
+    @Argument(help: "The HDF5 recording to repair in place.")
+    var file: String
+
+    @Flag(name: .long, help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let report: RecordingRecovery.Report
+        do {
+            report = try RecordingRecovery.recover(path: file)
+        } catch {
+            throw failure(error)
+        }
+        if json {
+            let object: [String: Any] = ["file": file, "cleared_write_marks": report.clearedWriteMarks,
+                                         "interrupted_runs": report.interruptedRuns]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            return
+        }
+        if report.nothingToDo {
+            print("recover: \(file): nothing to do (no write marks, no run left running)")
+            return
+        }
+        if report.clearedWriteMarks { print("recover: \(file): cleared the \"open for writing\" marks a killed writer left") }
+        for id in report.interruptedRuns { print("recover: \(file): run '\(id)' was left running; now marked interrupted") }
+        print("recover: \(file): plain h5py, pandas and h5ls open it again")
+    }
+}
