@@ -49,8 +49,8 @@ public enum FDDBProtocol {
 
     /// One image's counts at each of its unique scores, highest threshold first.
     static func counts(_ image: FDDBImage, context: @autoclosure () -> String) throws -> [ImageCounts] {
-        let regular = image.faces.filter { !$0.ignore }
-        let ignored = image.faces.filter(\.ignore)
+        let regular = image.faces.indices.filter { !image.faces[$0].ignore }
+        let ignored = image.faces.indices.filter { image.faces[$0].ignore }
         let detections = image.detections
         guard !detections.isEmpty else {
             return [ImageCounts(threshold: .greatestFiniteMagnitude, faces: regular.count, discrete: 0, continuous: 0,
@@ -59,14 +59,12 @@ public enum FDDBProtocol {
         if let bad = detections.firstIndex(where: { $0.score.isNaN }) {
             throw FramelabError(.badInput, "\(context()): detection \(bad) has a NaN score")
         }
-        let pixels = try FDDBRaster.overlaps(width: image.width, height: image.height,
-                                             faces: (regular + ignored).map(region), detections: detections.map(region),
-                                             context: context())
-        let overlap = regular.indices.map { f in detections.indices.map { pixels.overlap(face: f, detection: $0) } }
-        let onIgnored = detections.indices.map { d in
-            ignored.indices.contains { pixels.overlap(face: regular.count + $0, detection: d) > discreteOverlap }
-        }
-        let touchesAFace = detections.indices.map { d in regular.indices.contains { overlap[$0][d] > 0 } }
+        // Faces in the image's order, so that errors number them as the annotations do.
+        let pixels = try FDDBRaster.overlaps(width: image.width, height: image.height, faces: image.faces.map(region),
+                                             detections: detections.map(region), context: context())
+        let overlap = regular.map { f in detections.indices.map { pixels.overlap(face: f, detection: $0) } }
+        let onIgnored = detections.indices.map { d in ignored.contains { pixels.overlap(face: $0, detection: d) > discreteOverlap } }
+        let touchesAFace = detections.indices.map { d in overlap.contains { $0[d] > 0 } }
         let order = detections.indices.sorted { detections[$0].score > detections[$1].score }
 
         var results: [ImageCounts] = []

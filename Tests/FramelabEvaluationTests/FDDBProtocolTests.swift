@@ -157,6 +157,30 @@ import Testing
         #expect(throws: FramelabError.self) { _ = try FDDBImage.extent(faces: [], detections: [Self.detection(0, 0, .infinity, 1, 1)]) }
     }
 
+    /// FDDB's own annotation lines (the loader's fixture; its photos are not there, so sizes
+    /// come from the regions' extent): each face found by the box around its ellipse overlaps
+    /// it by about the ellipse's share of that box, pi a b / (4 hx hy).
+    @Test func fddbEllipsesAgainstTheBoxesAroundThem() throws {
+        let root = DatasetEvaluatorTests.root.appendingPathComponent("Tests/FramelabDatasetsTests/Fixtures/fddb").path
+        let dataset = try FaceDataset.load("fddb:" + root)
+        var expected = 0.0
+        let images = try dataset.images.map { image in
+            for face in image.faces {
+                let e = try #require(face.ellipse)
+                expected += .pi * e.majorRadius * e.minorRadius / (face.box.width * face.box.height)
+            }
+            let boxes = image.faces.map {
+                FaceDetection(box: BoundingBox(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height), score: 1)
+            }
+            return try FDDBImage(annotated: image, detections: boxes)
+        }
+        let r = try FDDBProtocol.evaluate(images)
+        #expect(r.faces == dataset.faceCount && r.faces > 3)
+        #expect(r.discrete.last == ROCPoint(threshold: 1, falsePositives: 0, truePositiveRate: 1))
+        let continuous = try #require(r.continuous.last).truePositiveRate
+        #expect(abs(continuous - expected / Double(r.faces)) < 0.03, "\(continuous) vs \(expected / Double(r.faces))")
+    }
+
     /// OpenCV's Haar cascade on the bundled sample, through the same evaluator `eval` uses.
     @Test func theSampleWithOpenCVsHaarCascade() throws {
         let dataset = try FaceDataset.load("csv:" + DatasetEvaluatorTests.sample)
