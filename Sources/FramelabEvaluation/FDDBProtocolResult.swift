@@ -36,16 +36,18 @@ public struct FDDBProtocolResult: Sendable, Equatable {
 
     /// The text of the program's `DiscROC.txt` (continuous: false) or `ContROC.txt` (true), as
     /// its `saveROC` writes it: one line per threshold, lowest threshold first; each line
-    /// "TPR FP" (ContROC) or "TPR FP threshold" (DiscROC), numbers as C++ streams print them
-    /// (six significant digits, `%g`). With no faces at all every line is "0 0" (ContROC) or
+    /// "TPR FP" (ContROC) or "TPR FP threshold" (DiscROC), numbers as C++ streams print the
+    /// program's doubles (six significant digits, `%g`: 1234567 false positives are
+    /// "1.23457e+06"). With no faces at all every line is "0 0" (ContROC) or
     /// "0 0 threshold" (DiscROC), as the program writes it.
     public func rocFileText(continuous: Bool) -> String {
         let curve = continuous ? self.continuous : discrete
         var text = ""
         for point in curve.reversed() {
             switch (faces > 0, continuous) {
-            case (true, true): text += "\(Self.g(point.truePositiveRate)) \(point.falsePositives)\n"
-            case (true, false): text += "\(Self.g(point.truePositiveRate)) \(point.falsePositives) \(Self.g(point.threshold))\n"
+            case (true, true): text += "\(Self.g(point.truePositiveRate)) \(Self.g(Double(point.falsePositives)))\n"
+            case (true, false):
+                text += "\(Self.g(point.truePositiveRate)) \(Self.g(Double(point.falsePositives))) \(Self.g(point.threshold))\n"
             case (false, true): text += "0 0\n"
             case (false, false): text += "0 0 \(Self.g(point.threshold))\n"
             }

@@ -111,6 +111,11 @@ import Testing
             ROCPoint(threshold: $0.threshold, falsePositives: $0.falsePositives, truePositiveRate: $0.truePositiveRate / 2)
         })
         #expect(result.tprAt1000Discrete == 0.62 && result.tprAt1000Continuous == 0.31)
+        // The program keeps FP in a double and prints it as C++ streams do.
+        let many = FDDBProtocolResult(faces: 3, discrete: [ROCPoint(threshold: 0.125, falsePositives: 1_234_567, truePositiveRate: 2.0 / 3)],
+                                      continuous: [ROCPoint(threshold: 0.125, falsePositives: 999_999, truePositiveRate: 1)])
+        #expect(many.rocFileText(continuous: false) == "0.666667 1.23457e+06 0.125\n")
+        #expect(many.rocFileText(continuous: true) == "1 999999\n")
     }
 
     @Test func badDetectionsAreErrorsNamingTheImage() {
