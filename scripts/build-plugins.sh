@@ -14,6 +14,20 @@ opencv=$(pkg-config --cflags --libs opencv4)
 c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-canny/canny.cpp $opencv -o "$out/libframelab-cpp-canny.so"
 # shellcheck disable=SC2086
 c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-lbp-face/lbp_face.cpp $opencv -o "$out/libframelab-cpp-lbp-face.so"
+# libfacedetection is dlopened when an instance is created, never linked: builds everywhere.
+c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-libfacedetection/*.cpp -ldl \
+    -o "$out/libframelab-cpp-libfacedetection.so"
+# dlib (Debian's libdlib-dev, installed by scripts/setup.sh). OpenBLAS is linked first so the
+# MMOD CNN's matrix products use it whatever libblas.so.3 points to (the reference BLAS is
+# ~10x slower). Its DNN templates take minutes to compile, so it is rebuilt only when stale.
+dlib_plugin="$out/libframelab-cpp-dlib-face.so"
+if ! pkg-config --exists dlib-1; then
+    echo "build-plugins: skipping Plugins/cpp-dlib-face (dlib-hog, dlib-mmod): dlib not found; install libdlib-dev libopenblas-dev liblapack-dev (scripts/setup.sh does)" >&2
+elif [ ! -e "$dlib_plugin" ] || [ -n "$(find Plugins/cpp-dlib-face Plugins/shared "$sdk/framelab_plugin.h" -newer "$dlib_plugin" -print -quit)" ]; then
+    # shellcheck disable=SC2046
+    c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-dlib-face/*.cpp \
+        -Wl,--no-as-needed -lopenblas -Wl,--as-needed $(pkg-config --cflags --libs dlib-1) -o "$dlib_plugin"
+fi
 for product in FramelabPosterizePlugin framelab-plugin-worker; do
     swift build -c release --product "$product" 2>&1 \
         | grep -Ev '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Write|Linking|Planning)' || true
