@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the example plugins under Plugins/ into .build/plugins, where framelab finds
-# them: C and C++ with the system compilers and only the plugin header, Swift with
-# SwiftPM (a .dynamic library product). Also builds the isolation worker.
+# them: C and C++ with the system compilers, the plugin header and the library each wraps
+# (OpenCV, dlib), Swift with SwiftPM (a .dynamic library product). Also builds the
+# isolation worker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/plugins
@@ -17,9 +18,11 @@ c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-lbp-face/lbp
 # libfacedetection is dlopened when an instance is created, never linked: builds everywhere.
 c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-libfacedetection/*.cpp -ldl \
     -o "$out/libframelab-cpp-libfacedetection.so"
-# dlib (Debian's libdlib-dev, installed by scripts/setup.sh). OpenBLAS is linked first so the
-# MMOD CNN's matrix products use it whatever libblas.so.3 points to (the reference BLAS is
-# ~10x slower). Its DNN templates take minutes to compile, so it is rebuilt only when stale.
+# dlib (Debian's libdlib-dev, installed by scripts/setup.sh). The MMOD CNN's matrix products
+# go to cblas_sgemm: in framelab, from the libblas.so.3 OpenCV already loaded (Debian's
+# alternatives make that OpenBLAS once it is installed; the reference BLAS is ~4x slower);
+# in a host without one, from libopenblas, linked first here. `framelab detectors` names the
+# BLAS in use. dlib's DNN templates take minutes to compile: rebuilt only when stale.
 dlib_plugin="$out/libframelab-cpp-dlib-face.so"
 if ! pkg-config --exists dlib-1; then
     echo "build-plugins: skipping Plugins/cpp-dlib-face (dlib-hog, dlib-mmod): dlib not found; install libdlib-dev libopenblas-dev liblapack-dev (scripts/setup.sh does)" >&2

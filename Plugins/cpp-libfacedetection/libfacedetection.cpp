@@ -47,6 +47,7 @@ fl_plugin_status detect(void *instance, const fl_plugin_image *in, fl_plugin_det
         fail(err, err_len, "libfacedetection takes bgr8, got format %d", (int)in->format);
         return FL_PLUGIN_UNSUPPORTED;
     }
+    if (in->width < 1 || in->height < 1) return FL_PLUGIN_OK;   // nothing to search
     if (in->stride > INT_MAX) {
         fail(err, err_len, "rows %lld bytes apart do not fit the library's int step",
              (long long)in->stride);
