@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the example plugins under Plugins/ into .build/plugins, where framelab finds
-# them: C and C++ with the system compilers and only the plugin header, Swift with
-# SwiftPM (a .dynamic library product). Also builds the isolation worker.
+# them: C and C++ with the system compilers, the plugin header and the library each wraps
+# (OpenCV, dlib), Swift with SwiftPM (a .dynamic library product). Also builds the
+# isolation worker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/plugins
@@ -14,6 +15,22 @@ opencv=$(pkg-config --cflags --libs opencv4)
 c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-canny/canny.cpp $opencv -o "$out/libframelab-cpp-canny.so"
 # shellcheck disable=SC2086
 c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-lbp-face/lbp_face.cpp $opencv -o "$out/libframelab-cpp-lbp-face.so"
+# libfacedetection is dlopened when an instance is created, never linked: builds everywhere.
+c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-libfacedetection/*.cpp -ldl \
+    -o "$out/libframelab-cpp-libfacedetection.so"
+# dlib (Debian's libdlib-dev, installed by scripts/setup.sh). The MMOD CNN's matrix products
+# go to cblas_sgemm: in framelab, from the libblas.so.3 OpenCV already loaded (Debian's
+# alternatives make that OpenBLAS once it is installed; the reference BLAS is ~4x slower);
+# in a host without one, from libopenblas, linked first here. `framelab detectors` names the
+# BLAS in use. dlib's DNN templates take minutes to compile: rebuilt only when stale.
+dlib_plugin="$out/libframelab-cpp-dlib-face.so"
+if ! pkg-config --exists dlib-1; then
+    echo "build-plugins: skipping Plugins/cpp-dlib-face (dlib-hog, dlib-mmod): dlib not found; install libdlib-dev libopenblas-dev liblapack-dev (scripts/setup.sh does)" >&2
+elif [ ! -e "$dlib_plugin" ] || [ -n "$(find Plugins/cpp-dlib-face Plugins/shared "$sdk/framelab_plugin.h" -newer "$dlib_plugin" -print -quit)" ]; then
+    # shellcheck disable=SC2046
+    c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-dlib-face/*.cpp \
+        -Wl,--no-as-needed -lopenblas -Wl,--as-needed $(pkg-config --cflags --libs dlib-1) -o "$dlib_plugin"
+fi
 for product in FramelabPosterizePlugin framelab-plugin-worker; do
     swift build -c release --product "$product" 2>&1 \
         | grep -Ev '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Write|Linking|Planning)' || true

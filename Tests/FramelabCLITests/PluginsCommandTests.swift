@@ -134,9 +134,12 @@ import Testing
         #expect(!list.stdout.contains("rejected"), "\(list.stdout)")
         let lbp = list.stdout.split(separator: "\n").first { $0.hasPrefix("lbp-face ") }
         #expect(lbp?.split(separator: " ").dropFirst().first == "detector", "\(list.stdout)")
-        // Long built-in names are printed whole, with the columns after them still apart.
-        for name in ["temperatureTint", "highlightShadow"] {
-            #expect(list.stdout.contains("\n" + name + " filter"), "\(name) cut in: \(list.stdout)")
+        // Long names are printed whole, with the columns after them still apart (the widest
+        // name, built-in or plugin, sets the column).
+        for name in ["temperatureTint", "highlightShadow", "libfacedetection"] {
+            let line = list.stdout.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            #expect(line.map { $0.dropFirst(name.count).drop { $0 == " " }.hasPrefix(name == "libfacedetection" ? "detector" : "filter") } == true,
+                    "\(name) cut in: \(list.stdout)")
         }
         let check = try TestSupport.framelab(["plugins", "check", PluginBuilder.example("cpp-lbp-face")])
         #expect(check.status == 0, "\(check.stderr)")
