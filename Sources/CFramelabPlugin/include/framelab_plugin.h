@@ -113,7 +113,7 @@ typedef struct fl_plugin_detection {
     float x, y, width, height;
     float score;                 /* higher is more confident; any scale */
     uint32_t landmarks;          /* FL_DETECTION_HAS_* bits */
-    fl_plugin_point left_eye;    /* the eye on the image's left */
+    fl_plugin_point left_eye;    /* the person's left eye (on the image's right for a frontal face), as FaceDetection.leftEye */
     fl_plugin_point right_eye;
     fl_plugin_point mouth;
 } fl_plugin_detection;
