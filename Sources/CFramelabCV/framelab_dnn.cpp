@@ -143,8 +143,12 @@ fl_dnn *fl_dnn_load_onnx(const char *path, char *err, size_t err_len) {
         try {
             net = cv::dnn::readNetFromONNX(path);
         } catch (const cv::Exception &e) {
+            // OpenCV's reason helps when it names a layer it cannot run; its parse failures
+            // ("Failed to parse ONNX model: PATH", "model_proto.has_graph()") add nothing.
+            std::string reason = first_line(e);
+            bool parse = reason.find(path) != std::string::npos || reason.find("model_proto") != std::string::npos;
             set_error(err, err_len, std::string("'") + path + "': not an ONNX model OpenCV can load (truncated, "
-                      "or another kind of file): " + first_line(e));
+                      "or another kind of file)" + (parse ? "" : ": OpenCV: " + reason));
             return nullptr;
         }
         if (net.empty()) {

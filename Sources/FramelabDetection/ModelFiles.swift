@@ -38,11 +38,13 @@ public enum ModelFiles {
     }
 
     /// Throws the one-line error for the first of `paths` that is not a readable regular file:
-    /// it names the file and the detector and says how to fetch the models.
-    public static func requireFiles(_ paths: [String], detector: String) throws {
+    /// it names the file and the detector, and says how to fetch the models or which
+    /// parameter names another file.
+    public static func requireFiles(_ paths: [String], detector: String, parameter: String) throws {
         for path in paths where !isReadableFile(path) {
-            throw FramelabError(.io, "detector '\(detector)': model file '\(path)' is missing or unreadable; "
-                + "\(fetchCommand) installs it (or give the file with the detector's model parameter)")
+            let what = isDirectory(path) ? "is a folder, not a model file" : "is missing or unreadable"
+            throw FramelabError(.io, "detector '\(detector)': model file '\(path)' \(what); "
+                + "\(fetchCommand) installs the models (or give another with \(detector):\(parameter)=PATH)")
         }
     }
 

@@ -39,7 +39,7 @@ public final class CenterFaceDetector: FaceDetector {
 
     public init(modelPath: String, settings: Settings = Settings()) throws {
         self.settings = settings
-        try ModelFiles.requireFiles([modelPath], detector: Self.detectorName)
+        try ModelFiles.requireFiles([modelPath], detector: Self.detectorName, parameter: "model")
         do {
             network = try DNNNetwork(onnx: modelPath)
         } catch let error as FramelabError {

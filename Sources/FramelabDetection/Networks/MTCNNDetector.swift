@@ -44,7 +44,7 @@ public final class MTCNNDetector: FaceDetector {
     public init(modelDirectory: String, settings: Settings = Settings()) throws {
         self.settings = settings
         let paths = Self.modelFiles(in: modelDirectory)
-        try ModelFiles.requireFiles(paths, detector: Self.detectorName)
+        try ModelFiles.requireFiles(paths, detector: Self.detectorName, parameter: "model-dir")
         do {
             stages = MTCNNStages(pnet: try DNNNetwork(onnx: paths[0]), rnet: try DNNNetwork(onnx: paths[1]),
                                  onet: try DNNNetwork(onnx: paths[2]))

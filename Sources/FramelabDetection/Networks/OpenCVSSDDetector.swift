@@ -40,7 +40,8 @@ public final class OpenCVSSDDetector: FaceDetector {
 
     public init(prototxt: String, caffemodel: String, settings: Settings = Settings()) throws {
         self.settings = settings
-        try ModelFiles.requireFiles([prototxt, caffemodel], detector: Self.detectorName)
+        try ModelFiles.requireFiles([prototxt], detector: Self.detectorName, parameter: "config")
+        try ModelFiles.requireFiles([caffemodel], detector: Self.detectorName, parameter: "model")
         do {
             network = try DNNNetwork(caffePrototxt: prototxt, caffemodel: caffemodel)
         } catch let error as FramelabError {
