@@ -54,6 +54,8 @@ struct CenterFaceDecoder {
         let w = exp(maps.value(maps.scale, 1, y, x)) * Self.stride
         let cy = (Double(y) + maps.value(maps.offset, 0, y, x) + 0.5) * Self.stride
         let cx = (Double(x) + maps.value(maps.offset, 1, y, x) + 0.5) * Self.stride
+        // exp overflows to infinity on a large log-size; NaN passes min/max unchanged.
+        guard [h, w, cy, cx].allSatisfy(\.isFinite) else { return nil }
         let x1 = min(max(cx - w / 2, 0), inputWidth), y1 = min(max(cy - h / 2, 0), inputHeight)
         let x2 = min(x1 + w, inputWidth), y2 = min(y1 + h, inputHeight)
         var points: [ImagePoint] = []

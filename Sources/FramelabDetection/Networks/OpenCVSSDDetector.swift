@@ -56,11 +56,16 @@ public final class OpenCVSSDDetector: FaceDetector {
             throw FramelabError(.processing, "detector '\(name)': the network's output has shape "
                 + "\(outputs.first?.shape ?? []), expected [1, 1, N, 7] (is the model res10's SSD?)")
         }
-        let width = Double(image.width), height = Double(image.height)
+        return decode(out, width: Double(image.width), height: Double(image.height))
+    }
+
+    /// The faces in a [1, 1, N, 7] DetectionOutput tensor for an image of `width` x `height`:
+    /// rows at or above the score threshold, corners scaled to pixels and clipped to the
+    /// image, best first. A row with a non-finite value is skipped.
+    func decode(_ out: DNNTensor, width: Double, height: Double) -> [FaceDetection] {
         var faces: [FaceDetection] = []
         for row in 0..<(out.values.count / 7) {
             let v = (0..<7).map { Double(out.values[row * 7 + $0]) }
-            // NaN from a broken model fails every comparison, so it is skipped here too.
             guard v[2] >= settings.scoreThreshold, v.allSatisfy(\.isFinite) else { continue }
             let x1 = min(max(v[3] * width, 0), width), y1 = min(max(v[4] * height, 0), height)
             let x2 = min(max(v[5] * width, 0), width), y2 = min(max(v[6] * height, 0), height)
