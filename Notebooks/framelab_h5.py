@@ -252,7 +252,7 @@ def events(path: str, run: str | None = None) -> pd.DataFrame:
 
 
 ELEMENT_COLUMNS = ["stage", "kind", "element", "params", "origin", "version", "plugin_path",
-                   "plugin_sha256", "model_path", "model_sha256", "stage_name"]
+                   "plugin_sha256", "model_path", "model_sha256", "model_licence", "stage_name"]
 
 
 def elements(path: str, run: str | None = None) -> pd.DataFrame:

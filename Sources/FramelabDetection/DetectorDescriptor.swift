@@ -11,14 +11,36 @@ public struct DetectorDescriptor: ElementDescriptor {
     public let parameters: [ParameterSpec]
     public let origin: String
     let factory: @Sendable (DetectorParameters) throws -> any FaceDetector
+    /// The model files an instance with these parameters loads (for the run record and
+    /// `framelab detectors`); nil: the `model` or `cascade` parameter, when set.
+    let files: (@Sendable (DetectorParameters) -> [String])?
 
     public init(name: String, summary: String, parameters: [ParameterSpec], origin: String = builtInOrigin,
+                modelFiles: (@Sendable (DetectorParameters) -> [String])? = nil,
                 factory: @escaping @Sendable (DetectorParameters) throws -> any FaceDetector) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
         self.origin = origin
+        self.files = modelFiles
         self.factory = factory
+    }
+
+    /// The model files an instance with `parameters` loads, in a fixed order: those the
+    /// detector declares, else its `model` or `cascade` parameter when that is set.
+    public func modelFiles(for parameters: DetectorParameters) -> [String] {
+        if let files { return files(parameters) }
+        for key in ["model", "cascade"] {
+            if case .string(let path)? = parameters.values.values[key], !path.isEmpty { return [path] }
+        }
+        return []
+    }
+
+    /// The default model files that are missing: empty when the detector can run with its
+    /// defaults (`framelab detectors` lists the others as unavailable).
+    public var missingDefaultModelFiles: [String] {
+        guard let defaults = try? parameters(for: ElementSpec(name: name)) else { return [] }
+        return ModelFiles.missing(modelFiles(for: defaults))
     }
 
     /// Checks the spec's `key=value` arguments and creates one instance.

@@ -14,6 +14,9 @@ extension ElementRegistry where Descriptor == DetectorDescriptor {
                                              defaultCascade: CascadeFiles.lbpFrontalFace),
             SwiftCascadeDetector.descriptor,
             YuNetDetector.descriptor,
+            OpenCVSSDDetector.descriptor,
+            CenterFaceDetector.descriptor,
+            MTCNNDetector.descriptor,
         ])
     }
 

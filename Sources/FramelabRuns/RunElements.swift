@@ -5,7 +5,7 @@ import FramelabFilters
 
 /// The `elements` rows of a run: for each filter and detector spec, the stage it ran in,
 /// every parameter's value (defaults filled in), where it came from, and the SHA-256 of
-/// its plugin library and model file.
+/// its plugin library and model files (with each model's licence).
 public enum RunElements {
     /// `stages[i]`: the stage filter spec i ran in (fused recipes put several in one).
     /// `plugins`: the library path and version of each plugin element used, by element name.
@@ -19,7 +19,7 @@ public enum RunElements {
             let params = values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: ",")
             return ElementRow(stage: stage, kind: "filter", element: d.name, params: params,
                               plugin: plugins[d.name] ?? (d.origin == "built-in" ? nil : (d.origin, d.version)),
-                              modelPath: modelFile(values))
+                              modelPaths: modelFile(values).map { [$0] } ?? [])
         }
     }
 
@@ -29,14 +29,15 @@ public enum RunElements {
         try detectors.enumerated().map { k, spec -> ElementRow in
             let d = try registry.descriptor(for: spec)
             let parameters = try d.parameters(for: spec)
-            let values = parameters.values.values.mapValues(\.description)
             return ElementRow(stage: firstStage + k, kind: "detector", element: d.name,
                               params: DetectorConfiguration.parameterText(parameters),
-                              plugin: plugins[d.name] ?? (d.isBuiltIn ? nil : (d.origin, "")), modelPath: modelFile(values))
+                              plugin: plugins[d.name] ?? (d.isBuiltIn ? nil : (d.origin, "")),
+                              modelPaths: d.modelFiles(for: parameters))
         }
     }
 
-    /// The model file an element loads: its `model` or `cascade` parameter, when that names a file.
+    /// The model file a filter loads: its `model` or `cascade` parameter, when that names a file
+    /// (detectors say which files they load: `DetectorDescriptor.modelFiles`).
     static func modelFile(_ values: [String: String]) -> String? {
         for key in ["model", "cascade"] {
             if let path = values[key], !path.isEmpty { return path }
