@@ -3,8 +3,8 @@ import FramelabDetection
 import FramelabElements
 import FramelabFilters
 
-/// The test run every element gets before it is accepted: default parameters, one
-/// synthetic frame per accepted format. It runs in a worker process when one is
+/// The test run every element gets before it is accepted: the parameters a run asks for
+/// (default parameters for `plugins list`/`check`), one synthetic frame per accepted format. It runs in a worker process when one is
 /// available, so a plugin that crashes is diagnosed in words instead of taking the host down.
 public enum PluginTrial {
     /// Size of the synthetic trial frame: small, odd-sized rows to catch stride mistakes.
@@ -15,9 +15,11 @@ public enum PluginTrial {
     /// Milliseconds the trial waits for an isolated element (it may load models first).
     public static let defaultTimeoutMilliseconds = 10_000
 
-    public static func run(_ element: PluginElement, isolated: Bool = true,
+    /// `spec`: the element as a run configures it (so `model=OTHER` is what is tried, and a
+    /// missing default model does not stop it); nil for the defaults.
+    public static func run(_ element: PluginElement, spec: ElementSpec? = nil, isolated: Bool = true,
                            timeoutMilliseconds: Int = defaultTimeoutMilliseconds) throws {
-        let values = try element.values(for: ElementSpec(name: element.info.name))
+        let values = try element.values(for: spec ?? ElementSpec(name: element.info.name))
         let useWorker = isolated && (try? IsolationEnvironment.workerExecutable()) != nil
         let options = IsolationOptions(timeoutMilliseconds: timeoutMilliseconds, restart: false)
         do {

@@ -6,7 +6,7 @@ extension PluginCatalog {
     /// The plugin elements that `--filter` or `--detector` texts name, in first-use order,
     /// each checked before any frame is read: no name clash (`clashes`, from the registry
     /// of that kind), the expected kind, parameter values in range (`validate`, whose
-    /// errors name the file), and test-run once. Texts naming built-ins are skipped.
+    /// errors name the file), and test-run once, with the parameters of its first use. Texts naming built-ins are skipped.
     func checkedElements(_ texts: [String], kind: PluginElementKind, clashes: [String: String],
                          validate: (ElementSpec, PluginElement) throws -> Void) throws -> [PluginElement] {
         var used: [PluginElement] = []
@@ -19,7 +19,7 @@ extension PluginCatalog {
             }
             try validate(spec, element)
             if !used.contains(where: { $0 === element }) {
-                try PluginTrial.run(element)
+                try PluginTrial.run(element, spec: spec)
                 used.append(element)
             }
         }

@@ -146,4 +146,15 @@ import Testing
         #expect(r.stderr.contains("512x512 image 4096x4096, more than the 4-megapixel limit; use a lower upsample"), "\(r.stderr)")
         #expect(r.stdout.contains("\"failed\":1"), "\(r.stdout)")
     }
+
+    /// The test run before the first frame uses the run's own parameters: a model given with
+    /// `model=` works even where the default model folder does not exist.
+    @Test func aModelGivenElsewhereWorksWithoutTheDefaultOne() throws {
+        let files = try Self.requireFiles("dlib-mmod")
+        let r = try TestSupport.framelab(["eval", "--dataset", Self.sample, "--limit", "1",
+                                          "--detector", "dlib-mmod:model=\(files.model)", "--plugin-path", files.plugin,
+                                          "--json", "--quiet"], environment: ["FRAMELAB_MODELS": "/nonexistent"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"recall\":1"), "\(r.stdout)")
+    }
 }
