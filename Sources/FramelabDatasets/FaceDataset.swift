@@ -11,7 +11,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public var usage: String {
         switch self {
         case .fddb: return "fddb:ROOT — FDDB: ROOT/FDDB-folds/FDDB-fold-NN-ellipseList.txt and ROOT/originalPics/ (or one fold's list file)"
-        case .wider: return "wider:ROOT — WIDER FACE: ROOT/images/ and wider_face_split/wider_face_*_bbx_gt.txt beside or inside ROOT (or the gt file)"
+        case .wider: return "wider:ROOT — WIDER FACE: ROOT/images/ and wider_face_split/wider_face_*_bbx_gt.txt beside or inside ROOT (or the gt file); "
+            + "or the eval kit's ground_truth folder (wider_face_val.mat, wider_{easy,medium,hard}_val.mat; images in WIDER_val/images nearby)"
         case .dlib: return "dlib:FILE.xml — dlib imglab XML; image paths relative to the XML file"
         case .csv: return "csv:FILE.csv — header image,x,y,width,height[,ignore]; one face per row; paths relative to the file"
         }
