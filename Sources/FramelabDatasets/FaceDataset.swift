@@ -37,6 +37,9 @@ public struct FaceDataset: Sendable {
     /// Faces to find (ignore faces excluded).
     public var faceCount: Int { images.reduce(0) { $0 + $1.faces.filter { !$0.ignore }.count } }
 
+    /// Whether any face says which WIDER subsets keep it (the WIDER kit's ground truth).
+    public var hasWiderSubsets: Bool { images.contains { $0.faces.contains { $0.widerSubsets != nil } } }
+
     /// Loads `FORMAT:PATH` (for example `wider:/data/WIDER_val`, `dlib:faces/testing.xml`).
     public static func load(_ spec: String) throws -> FaceDataset {
         let formats = DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")

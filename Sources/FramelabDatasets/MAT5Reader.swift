@@ -61,10 +61,10 @@ struct MAT5Reader {
             throw failure(at, "element of \(size) bytes but only \(remaining - 8) left (truncated file?)")
         }
         let data = bytes[position + 8..<position + 8 + size]
-        // Padding to 8 bytes, counted from the start of this run of elements; the last
-        // element of a compressed stream may stop short of it.
+        // Padding to 8 bytes, counted from the start of this run of elements (compressed
+        // elements have none; the last element of a compressed stream may stop short of it).
         let next = position + 8 + size
-        position = min(end, start + (next - start + 7) / 8 * 8)
+        position = first == Self.miCOMPRESSED ? next : min(end, start + (next - start + 7) / 8 * 8)
         return (first, data)
     }
 
