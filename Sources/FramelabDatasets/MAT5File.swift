@@ -19,6 +19,10 @@ public struct MAT5File: Sendable {
     /// The variables, in file order.
     public let variables: [(name: String, value: MAT5Value)]
 
+    /// The most bytes one compressed element may inflate to by default (the WIDER kit's
+    /// largest inflates to a few megabytes).
+    public static let defaultInflateLimit = 256 << 20
+
     /// Cells nest at most this deep (a recursion bound: the kit's files nest 2 deep).
     static let maxDepth = 32
 
@@ -29,7 +33,8 @@ public struct MAT5File: Sendable {
         try self.init(bytes: [UInt8](data), path: path)
     }
 
-    public init(bytes: [UInt8], path: String) throws {
+    /// `inflateLimit`: the most bytes one compressed element may inflate to.
+    public init(bytes: [UInt8], path: String, inflateLimit: Int = MAT5File.defaultInflateLimit) throws {
         self.path = path
         guard bytes.count >= 128 else {
             throw FramelabError(.corrupt, "MAT file '\(path)': \(bytes.count) bytes, shorter than the 128-byte MATLAB 5 header")
@@ -51,7 +56,7 @@ public struct MAT5File: Sendable {
             if element.type == MAT5Reader.miCOMPRESSED {
                 let inflated: [UInt8]
                 do {
-                    inflated = try MAT5Inflate.inflate(element.data)
+                    inflated = try MAT5Inflate.inflate(element.data, limit: inflateLimit)
                 } catch {
                     throw FramelabError(.corrupt, "MAT file '\(path)': \(at): \(error.reason)")
                 }

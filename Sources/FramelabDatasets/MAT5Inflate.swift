@@ -5,17 +5,13 @@ import FramelabCore
 /// place Framelab calls zlib. The output is bounded: a file cannot make Framelab allocate
 /// more than `limit` bytes for one element, however it was compressed.
 enum MAT5Inflate {
-    /// The most bytes one compressed element may inflate to (the WIDER FACE kit's largest
-    /// element inflates to a few megabytes).
-    static let defaultLimit = 256 << 20
-
     /// Why inflating failed, in words (the caller names the file and the element).
     struct Failure: Error {
         let reason: String
     }
 
     /// The inflated bytes of `input` (a zlib stream), at most `limit` of them.
-    static func inflate(_ input: ArraySlice<UInt8>, limit: Int = defaultLimit) throws(Failure) -> [UInt8] {
+    static func inflate(_ input: ArraySlice<UInt8>, limit: Int) throws(Failure) -> [UInt8] {
         guard input.count <= Int(UInt32.max) else { throw Failure(reason: "compressed element larger than 4 GiB") }
         var stream = z_stream()
         guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -46,7 +42,7 @@ enum MAT5Inflate {
         }
         switch status {
         case Z_STREAM_END: return output
-        case Z_MEM_ERROR: throw Failure(reason: "inflates to more than \(limit >> 20) MiB")
+        case Z_MEM_ERROR: throw Failure(reason: "inflates to more than \(limit) bytes")
         case Z_BUF_ERROR: throw Failure(reason: "compressed data ends early (truncated file?)")
         default: throw Failure(reason: "compressed data is corrupt (zlib: \(message(stream)))")
         }
