@@ -1,11 +1,12 @@
 """Writes WIDER FACE evaluation-kit ground truth (MATLAB 5 files, as eval_tools/ground_truth
 has them) with scipy, and synthetic sets of faces, subsets and predictions for tests.
 
-    python wider_kit.py synth DIR [--images N] [--seed S] [--photo PNG] [--uncompressed]
+    python wider_kit.py synth DIR [--images N] [--seed S] [--photo PNG [--face X,Y,W,H]] [--uncompressed]
 
 writes DIR/ground_truth/wider_face_val.mat, wider_{easy,medium,hard}_val.mat and
 DIR/predictions.txt ("event/file.jpg x y w h score" per line, repr floats); with --photo,
-also DIR/WIDER_val/images/<event>/<file>.jpg copies of that photo (a detector can run on them).
+also DIR/WIDER_val/images/<event>/<file>.jpg copies of that photo (a detector can run on
+them), and with --face that photo's face, first in every image and kept by every subset.
 """
 import argparse
 import os
@@ -40,7 +41,7 @@ def write_kit(folder, events, files, boxes, keep=None, compressed=True):
         savemat(os.path.join(folder, f"wider_{subset}_val.mat"), {**main, "gt_list": gt}, do_compression=compressed)
 
 
-def synth(rng, images):
+def synth(rng, images, face=None):
     """A random set: events of images with 0..9 faces, nested subsets, and predictions
     (jittered hits, duplicates, false positives, tied scores, scores outside [0, 1])."""
     events, files, boxes, preds = [], [], [], []
@@ -57,10 +58,13 @@ def synth(rng, images):
             xy = rng.integers(0, 900, size=(n, 2)).astype(float)
             wh = rng.integers(6, 160, size=(n, 2)).astype(float)
             b = np.hstack([xy, wh])
+            if face is not None:
+                b = np.vstack([np.asarray(face, dtype=float).reshape(1, 4), b])
+                n += 1
             ev_boxes.append(b)
-            hard = [k + 1 for k in range(n) if rng.random() < 0.85]
-            medium = [k for k in hard if rng.random() < 0.7]
-            easy = [k for k in medium if rng.random() < 0.6]
+            hard = [k + 1 for k in range(n) if (face is not None and k == 0) or rng.random() < 0.85]
+            medium = [k for k in hard if (face is not None and k == 1) or rng.random() < 0.7]
+            easy = [k for k in medium if (face is not None and k == 1) or rng.random() < 0.6]
             for s, lst in zip(SUBSETS, (easy, medium, hard)):
                 ev_keep[s].append(lst)
             p = []
@@ -90,10 +94,12 @@ def main():
     ap.add_argument("--images", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--photo")
+    ap.add_argument("--face")
     ap.add_argument("--uncompressed", action="store_true")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
-    events, files, boxes, keep, preds = synth(rng, args.images)
+    face = [float(v) for v in args.face.split(",")] if args.face else None
+    events, files, boxes, keep, preds = synth(rng, args.images, face)
     write_kit(os.path.join(args.dir, "ground_truth"), events, files, boxes, keep, compressed=not args.uncompressed)
     with open(os.path.join(args.dir, "predictions.txt"), "w") as f:
         for name, p in preds:
