@@ -25,6 +25,9 @@ let package = Package(
                        providers: [.apt(["libhdf5-dev"])]),
         .systemLibrary(name: "CV4L2System", path: "Sources/CV4L2System", pkgConfig: "libv4l2",
                        providers: [.apt(["libv4l-dev"])]),
+        // zlib: the compressed elements of MATLAB 5 files (the WIDER FACE kit's ground truth).
+        .systemLibrary(name: "CZlibSystem", path: "Sources/CZlibSystem", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
 
         // The one place that talks C++: an extern "C" surface over OpenCV.
         .target(name: "CFramelabCV", dependencies: ["COpenCVSystem"],
@@ -75,8 +78,8 @@ let package = Package(
 
         // Face detection: the detector protocol, OpenCV's detectors, Framelab's SIMD cascade.
         .target(name: "FramelabDetection", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements"]),
-        // Face-annotation datasets: loaders (FDDB, WIDER FACE, dlib XML, CSV), composites.
-        .target(name: "FramelabDatasets", dependencies: ["FramelabCore", "FramelabCV"]),
+        // Face-annotation datasets: loaders (FDDB, WIDER FACE, dlib XML, CSV, MATLAB 5 files), composites.
+        .target(name: "FramelabDatasets", dependencies: ["FramelabCore", "FramelabCV", "CZlibSystem"]),
         // Detector accuracy on datasets: detectors as pipeline stages, matching, PR/AP, FDDB ROC, evaluation on the engine.
         .target(name: "FramelabEvaluation",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection", "FramelabDatasets",
@@ -120,7 +123,8 @@ let package = Package(
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabDatasets", "FramelabTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "FramelabEvaluationTests",
-                    dependencies: ["FramelabCore", "FramelabElements", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
+                    dependencies: ["FramelabCore", "FramelabElements", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",
+                                   "FramelabTestSupport"]),
         .testTarget(name: "FramelabScaleOutTests",
                     dependencies: ["FramelabCore", "FramelabDatasets", "FramelabDetection", "FramelabElements", "FramelabScaleOut",
                                    "FramelabRuns",

@@ -391,8 +391,14 @@ def bench_repetitions(path: str, run: str | None = None) -> pd.DataFrame:
 OUTCOMES = {1: "true_positive", 0: "false_positive", 2: "ignored", -1: "unmatched"}
 
 #: Curve kinds in the `curves` table (`curve_name`); version 2's enumeration calls them
-#: precision_recall, roc_discrete, roc_continuous.
-CURVES = {0: "precision-recall", 1: "fddb-discrete-roc", 2: "fddb-continuous-roc"}
+#: precision_recall, roc_discrete, roc_continuous, and for `eval --protocol` wider_easy,
+#: wider_medium, wider_hard, wider_all (x recall, y precision), fddb_discrete, fddb_continuous.
+CURVES = {0: "precision-recall", 1: "fddb-discrete-roc", 2: "fddb-continuous-roc",
+          3: "wider-easy", 4: "wider-medium", 5: "wider-hard", 6: "wider-all",
+          7: "fddb-protocol-discrete", 8: "fddb-protocol-continuous"}
+
+#: Codes of `protocol_scores.protocol` (an enumeration in the file).
+PROTOCOLS = {0: "framelab", 1: "wider", 2: "fddb"}
 
 #: Columns holding whole numbers in each detection table (integers in version 2, float64 in 1).
 INTEGER_COLUMNS = {
@@ -481,6 +487,37 @@ def curves(path: str, run: str | None = None) -> pd.DataFrame:
     return detection_table(path, run, "curves")
 
 
+def _optional_table(path: str, run: str | None, name: str, columns: list[str]) -> tuple[pd.DataFrame, dict]:
+    """A table added after the first version-2 files, or empty with `columns` where the run has none."""
+    run = _resolve(path, run)
+    with open_file(path) as f:
+        present = name in f["runs"][run]
+    if not present:
+        return pd.DataFrame({c: pd.Series(dtype=float if c == "value" else np.int64) for c in columns}), {}
+    df, enums, _ = _read(path, run, name)
+    return df, enums
+
+
+def protocol_scores(path: str, run: str | None = None) -> pd.DataFrame:
+    """Official protocol scores of an eval run (`framelab eval --protocol wider`): one row per
+    detector, protocol and metric (`ap_easy`, `ap_medium`, `ap_hard`, or `ap_all`; NaN where
+    the protocol leaves it undefined), with `detector_name` and `protocol_name`. Their
+    curves are in `curves` (curve_name wider-easy, ...). Empty, with the same columns, for
+    runs without them (older files, version 1, runs scored with framelab's protocol only)."""
+    df, enums = _optional_table(path, run, "protocol_scores", ["detector", "protocol", "metric", "value"])
+    df["detector"] = _as_int(df["detector"])
+    df["protocol"] = _as_int(df["protocol"])
+    df["detector_name"] = _named(df["detector"], _stage_lookup(path, run, enums, "detector"), "stage")
+    df["protocol_name"] = _named(df["protocol"], {**PROTOCOLS, **enums.get("protocol", {})}, "protocol")
+    return df
+
+
+def wider_subsets(path: str, run: str | None = None) -> pd.DataFrame:
+    """Which WIDER subsets keep each annotated face (ground truth from the WIDER kit's .mat
+    files): frame, face, easy, medium, hard (0/1). Empty for other ground truth and older files."""
+    return _optional_table(path, run, "wider_subsets", ["frame", "face", "easy", "medium", "hard"])[0]
+
+
 def image_paths(path: str, run: str | None = None) -> list[str]:
     """The dataset image of each frame of an eval run, as absolute paths in frame order
     (entry i is frame i; "" for a frame the run does not list). Version 2: the `images`
@@ -553,6 +590,10 @@ def compare_eval_runs(path_a: str, run_a: str | None, path_b: str, run_b: str | 
               for p, r in ((path_a, run_a), (path_b, run_b)))
     if fa != fb:
         diffs.append(f"failures differ: {fa} vs {fb}")
+    for name, read in (("protocol_scores", protocol_scores), ("wider_subsets", wider_subsets)):
+        a, b = read(path_a, run_a), read(path_b, run_b)
+        if (len(a) or len(b)) and not (a.shape == b.shape and all(_same(a[c], b[c]).all() for c in a.columns)):
+            diffs.append(f"{name}: {a.to_dict('records')[:3]} vs {b.to_dict('records')[:3]}")
     for name in EVAL_TABLES:
         a, b = table(path_a, run_a, name), table(path_b, run_b, name)
         a = a.drop(columns=[c for c in TIMING_COLUMNS.get(name, []) if c in a])

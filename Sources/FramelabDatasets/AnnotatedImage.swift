@@ -49,6 +49,16 @@ public struct WiderFlags: Sendable, Equatable {
     }
 }
 
+/// The WIDER FACE evaluation subsets a face belongs to (the kit's `wider_{easy,medium,hard}_val.mat`).
+public struct WiderSubsets: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let easy = WiderSubsets(rawValue: 1)
+    public static let medium = WiderSubsets(rawValue: 2)
+    public static let hard = WiderSubsets(rawValue: 4)
+}
+
 /// One annotated face. `ignore` faces (WIDER's invalid ones, dlib's ignore boxes) are
 /// neither to be found nor false positives when a detector finds them.
 public struct GroundTruthFace: Sendable, Equatable {
@@ -56,12 +66,17 @@ public struct GroundTruthFace: Sendable, Equatable {
     public var ignore: Bool
     public var ellipse: FaceEllipse?
     public var wider: WiderFlags?
+    /// The WIDER subsets that keep this face, when the ground truth says (the kit's .mat
+    /// files); nil for every other source (the txt annotations, other formats).
+    public var widerSubsets: WiderSubsets?
 
-    public init(box: FaceBox, ignore: Bool = false, ellipse: FaceEllipse? = nil, wider: WiderFlags? = nil) {
+    public init(box: FaceBox, ignore: Bool = false, ellipse: FaceEllipse? = nil, wider: WiderFlags? = nil,
+                widerSubsets: WiderSubsets? = nil) {
         self.box = box
         self.ignore = ignore
         self.ellipse = ellipse
         self.wider = wider
+        self.widerSubsets = widerSubsets
     }
 }
 

@@ -11,7 +11,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public var usage: String {
         switch self {
         case .fddb: return "fddb:ROOT — FDDB: ROOT/FDDB-folds/FDDB-fold-NN-ellipseList.txt and ROOT/originalPics/ (or one fold's list file)"
-        case .wider: return "wider:ROOT — WIDER FACE: ROOT/images/ and wider_face_split/wider_face_*_bbx_gt.txt beside or inside ROOT (or the gt file)"
+        case .wider: return "wider:ROOT — WIDER FACE: ROOT/images/ and wider_face_split/wider_face_*_bbx_gt.txt beside or inside ROOT (or the gt file); "
+            + "or the eval kit's ground_truth folder (wider_face_val.mat, wider_{easy,medium,hard}_val.mat; images in WIDER_val/images nearby)"
         case .dlib: return "dlib:FILE.xml — dlib imglab XML; image paths relative to the XML file"
         case .csv: return "csv:FILE.csv — header image,x,y,width,height[,ignore]; one face per row; paths relative to the file"
         }
@@ -35,6 +36,9 @@ public struct FaceDataset: Sendable {
 
     /// Faces to find (ignore faces excluded).
     public var faceCount: Int { images.reduce(0) { $0 + $1.faces.filter { !$0.ignore }.count } }
+
+    /// Whether any face says which WIDER subsets keep it (the WIDER kit's ground truth).
+    public var hasWiderSubsets: Bool { images.contains { $0.faces.contains { $0.widerSubsets != nil } } }
 
     /// Loads `FORMAT:PATH` (for example `wider:/data/WIDER_val`, `dlib:faces/testing.xml`).
     public static func load(_ spec: String) throws -> FaceDataset {

@@ -12,11 +12,17 @@ import FramelabCore
 /// `wider:ROOT` looks for the gt file in ROOT/wider_face_split/, ROOT/../wider_face_split/
 /// and ROOT itself (val before train), and for images in ROOT/images/; `wider:FILE` is a gt
 /// file whose images are in ../WIDER_val/images (or the split its name says).
+/// `wider:KIT` — a folder holding the evaluation kit's wider_face_val.mat (and the easy,
+/// medium and hard subset files), or that .mat file — is read by `WiderKitGroundTruth`.
 enum WiderFaceLoader {
     static func load(_ path: String) throws -> [AnnotatedImage] {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw FramelabError(.io, "dataset 'wider:\(path)': no such file or folder")
+        }
+        if isDir.boolValue && WiderKitGroundTruth.isKitFolder(path) { return try WiderKitGroundTruth.load(folder: path) }
+        if !isDir.boolValue && (path as NSString).lastPathComponent == WiderKitGroundTruth.mainFile {
+            return try WiderKitGroundTruth.load(folder: (path as NSString).deletingLastPathComponent)
         }
         let gt: String, images: String
         if isDir.boolValue {

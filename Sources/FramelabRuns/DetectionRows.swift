@@ -143,15 +143,34 @@ public struct FrameMatchRow: TableRow, Equatable {
     }
 }
 
-/// Which curve a point of `curves` belongs to.
+/// Which curve a point of `curves` belongs to: Framelab's own (0…2), then the official
+/// protocols' (`ProtocolCurveName`, stored under the same names).
 public enum CurveKind: Int8, Sendable, CaseIterable {
     case precisionRecall = 0, rocDiscrete = 1, rocContinuous = 2
+    case widerEasy = 3, widerMedium = 4, widerHard = 5, widerAll = 6, fddbDiscrete = 7, fddbContinuous = 8
+
+    public init(_ name: ProtocolCurveName) {
+        switch name {
+        case .widerEasy: self = .widerEasy
+        case .widerMedium: self = .widerMedium
+        case .widerHard: self = .widerHard
+        case .widerAll: self = .widerAll
+        case .fddbDiscrete: self = .fddbDiscrete
+        case .fddbContinuous: self = .fddbContinuous
+        }
+    }
 
     var storedName: String {
         switch self {
         case .precisionRecall: return "precision_recall"
         case .rocDiscrete: return "roc_discrete"
         case .rocContinuous: return "roc_continuous"
+        case .widerEasy: return ProtocolCurveName.widerEasy.rawValue
+        case .widerMedium: return ProtocolCurveName.widerMedium.rawValue
+        case .widerHard: return ProtocolCurveName.widerHard.rawValue
+        case .widerAll: return ProtocolCurveName.widerAll.rawValue
+        case .fddbDiscrete: return ProtocolCurveName.fddbDiscrete.rawValue
+        case .fddbContinuous: return ProtocolCurveName.fddbContinuous.rawValue
         }
     }
 

@@ -34,8 +34,26 @@ extension DetectionTables {
             let root = DatasetPaths.root(of: run)
             var paths: [Int: String] = [:]
             for image in try rows(ImageRow.self) { paths[Int(image.frame)] = DatasetPaths.absolute(image.path, root: root) }
-            return Recorded(detections: try rows(DetectionRow.self), groundTruth: try rows(GroundTruthRow.self),
+            return Recorded(detections: try rows(DetectionRow.self),
+                            groundTruth: try withWiderSubsets(try rows(GroundTruthRow.self), path: path, run: run),
                             durationNs: durations, imagePaths: paths)
+        }
+
+        /// The faces with their WIDER subsets from the optional `wider_subsets` table (absent
+        /// in older files and for ground truth without subsets: the faces then carry none).
+        private static func withWiderSubsets(_ faces: [GroundTruthRow], path: String, run: RunData) throws -> [GroundTruthRow] {
+            guard let subsets = try RecordingReader.readRows(WiderSubsetRow.self, path: path, runID: run.id) else { return faces }
+            var byFace: [FrameFace: WiderSubsets] = [:]
+            for s in subsets { byFace[FrameFace(frame: s.frame, face: s.face)] = s.subsets }
+            return faces.map { row in
+                var row = row
+                row.truth.widerSubsets = byFace[FrameFace(frame: row.frame, face: row.face)]
+                return row
+            }
+        }
+
+        private struct FrameFace: Hashable {
+            let frame: Int64, face: Int32
         }
 
         /// Version 1: two-dimensional float tables named by their `columns`, paths in `image_paths`.

@@ -13,14 +13,18 @@ public struct DetectionTables: Sendable {
     public var frameMatches: [FrameMatchRow] = []
     public var curves: [CurvePointRow] = []
     public var metrics: [DetectorMetricsRow] = []
+    public var protocolScores: [ProtocolScoreRow] = []
+    public var widerSubsets: [WiderSubsetRow] = []
 
     public init() {}
 
     /// The tables a run with detectors has: per-frame ones always; ground truth and
-    /// frame matches when its frames are annotated; curves and metrics for an evaluation.
-    public static func layouts(annotated: Bool, evaluation: Bool) -> [TableLayout] {
+    /// frame matches when its frames are annotated; curves, metrics and protocol scores for
+    /// an evaluation; WIDER subset membership when the ground truth has it.
+    public static func layouts(annotated: Bool, evaluation: Bool, widerSubsets: Bool = false) -> [TableLayout] {
         [DetectionRow.layout] + (annotated ? [GroundTruthRow.layout, FrameMatchRow.layout, ImageRow.layout] : [])
-            + (evaluation ? [CurvePointRow.layout, DetectorMetricsRow.layout] : [])
+            + (evaluation ? [CurvePointRow.layout, DetectorMetricsRow.layout, ProtocolScoreRow.layout] : [])
+            + (annotated && widerSubsets ? [WiderSubsetRow.layout] : [])
     }
 
     /// A detector's detections on a frame, with the outcome of each when the frame has ground truth.
@@ -41,6 +45,27 @@ public struct DetectionTables: Sendable {
     mutating func add(frame: Int, faces: [GroundTruthFace]) {
         for (f, face) in faces.enumerated() {
             groundTruth.append(GroundTruthRow(frame: Int64(frame), face: Int32(f), truth: face))
+        }
+    }
+
+    /// The WIDER subsets of a frame's faces, for the faces that carry them.
+    mutating func addWiderSubsets(frame: Int, faces: [GroundTruthFace]) {
+        for (f, face) in faces.enumerated() {
+            if let s = face.widerSubsets { widerSubsets.append(WiderSubsetRow(frame: Int64(frame), face: Int32(f), subsets: s)) }
+        }
+    }
+
+    /// A detector's scores under one official protocol: its metrics and its curves.
+    mutating func add(_ scores: ProtocolScores, detector: Int) {
+        let k = Int32(detector)
+        for m in scores.metrics {
+            protocolScores.append(ProtocolScoreRow(detector: k, evaluationProtocol: scores.evaluationProtocol, metric: m.name,
+                                                   value: m.value))
+        }
+        for c in scores.curves {
+            for p in c.points {
+                curves.append(CurvePointRow(detector: k, curve: CurveKind(c.name), threshold: p.threshold, x: p.x, y: p.y))
+            }
         }
     }
 
@@ -79,6 +104,8 @@ public struct DetectionTables: Sendable {
         writer.append(frameMatches)
         writer.append(curves)
         writer.append(metrics)
+        writer.append(protocolScores)
+        writer.append(widerSubsets)
         self = DetectionTables()
     }
 }

@@ -22,7 +22,8 @@ public final class EvalRunWriter {
     /// The attributes of an eval run: `context` (`RunContext`) plus what describes the
     /// evaluation: dataset, detectors, workers, matching threshold.
     public static func attributes(context: [String: AttributeValue], dataset: String,
-                                  labels: [String], workers: Int) -> [String: AttributeValue] {
+                                  labels: [String], workers: Int,
+                                  protocols: [EvaluationProtocol] = [.framelab]) -> [String: AttributeValue] {
         context.merging([
             "kind": .string("eval"),
             "source": .string("dataset:" + dataset),
@@ -30,7 +31,17 @@ public final class EvalRunWriter {
             "detectors": .strings(labels),
             "workers": .int(Int64(workers)),
             "match_iou": .double(FaceMatching.defaultThreshold),
+            protocolsAttribute: .strings(protocols.map(\.rawValue)),
         ]) { $1 }
+    }
+
+    /// The run attribute listing the protocols it was scored with (`framelab` alone when absent).
+    public static let protocolsAttribute = "protocols"
+
+    /// The protocols a recorded eval run was scored with; unknown names are skipped.
+    public static func protocols(of run: RunData) -> [EvaluationProtocol] {
+        guard case .strings(let names)? = run.attributes[protocolsAttribute] else { return [.framelab] }
+        return names.compactMap(EvaluationProtocol.init(rawValue:))
     }
 
     /// Creates the run: one stage per detector label. `images`: every image of the whole
@@ -50,7 +61,8 @@ public final class EvalRunWriter {
         attributes[DatasetPaths.rootAttribute] = .string(root)
         writer = try RecordingFile(path: path).createRun(
             id: runID, attributes: attributes, stageNames: labels,
-            tables: [ElementRow.layout] + DetectionTables.layouts(annotated: true, evaluation: true))
+            tables: [ElementRow.layout] + DetectionTables.layouts(annotated: true, evaluation: true,
+                                                                   widerSubsets: dataset.hasWiderSubsets))
         writer.append(elements)
         writer.append(imageRows)
     }
@@ -60,12 +72,14 @@ public final class EvalRunWriter {
         writer.append(EventRecord(frame: Int64(frame), timeNs: Int64(MonotonicClock.now()), kind: kind, detail: detail))
     }
 
-    public func record(_ result: DatasetEvaluator.Evaluation, summaries: [DetectorSummary]) {
-        record(frames: result.frames, summaries: summaries)
+    public func record(_ result: DatasetEvaluator.Evaluation, summaries: [DetectorSummary],
+                       protocolScores: [[ProtocolScores]] = []) {
+        record(frames: result.frames, summaries: summaries, protocolScores: protocolScores)
     }
 
-    /// `frames`: per detector, per image of `dataset`.
-    public func record(frames results: [[FrameResult]], summaries: [DetectorSummary]) {
+    /// `frames`: per detector, per image of `dataset`; `protocolScores`: per detector, its
+    /// scores under each official protocol.
+    public func record(frames results: [[FrameResult]], summaries: [DetectorSummary], protocolScores: [[ProtocolScores]] = []) {
         var tables = DetectionTables()
         for (position, image) in dataset.images.enumerated() {
             let i = frameIndices[position]
@@ -83,6 +97,7 @@ public final class EvalRunWriter {
                                       failed: frames.contains { $0.failure != nil }, queueWaitNs: done == nil ? -1 : 0,
                                       latencyNs: done.map { Int64(clamping: $0 &- arrival) } ?? -1))
             tables.add(frame: i, faces: image.faces)
+            tables.addWiderSubsets(frame: i, faces: image.faces)
             for (k, frame) in frames.enumerated() {
                 tables.add(frame, detector: k)
                 if let reason = frame.failure {
@@ -95,6 +110,9 @@ public final class EvalRunWriter {
             }
         }
         for (k, s) in summaries.enumerated() { tables.add(s, detector: k) }
+        for (k, scores) in protocolScores.enumerated() {
+            for s in scores { tables.add(s, detector: k) }
+        }
         tables.flush(to: writer)
     }
 

@@ -10,6 +10,15 @@ extension RunSummary {
         public let images: Int, faces: Int, failed: Int
     }
 
+    /// One metric of an official protocol for one detector (`protocol_scores`); value nil
+    /// where the protocol leaves it undefined (NaN in the file).
+    public struct ProtocolScoreLine: Encodable, Sendable {
+        public let detector: String
+        public let `protocol`: String
+        public let metric: String
+        public let value: Double?
+    }
+
     /// One measured case of a bench run (`bench_results`): min and median of its repetitions.
     public struct BenchCase: Encodable, Sendable {
         public let filter: String, path: String, size: String, threads: Int, isa: String
@@ -21,7 +30,9 @@ extension RunSummary {
     mutating func addKindDetails(_ run: RunData, path: String) throws {
         if case .strings(let g)? = run.attributes["goals"] { goals = g }
         switch kind {
-        case "eval": detectors = try Self.detectorLines(run, path: path)
+        case "eval":
+            detectors = try Self.detectorLines(run, path: path)
+            protocol_scores = try Self.protocolLines(run, path: path)
         case "bench filters": bench_cases = try Self.benchCases(run, path: path)
         default: break
         }
@@ -44,6 +55,18 @@ extension RunSummary {
             DetectorLine(name: name(Int(m.detector)), ap: m.ap, precision: m.precision, recall: m.recall, f1: m.f1,
                          p50_ms: Double(m.p50Ns) / 1e6, p95_ms: Double(m.p95Ns) / 1e6, images: Int(m.images),
                          faces: Int(m.faces), failed: Int(m.failed))
+        }
+    }
+
+    /// Nil for runs without official protocol scores (older files, framelab-only runs).
+    private static func protocolLines(_ run: RunData, path: String) throws -> [ProtocolScoreLine]? {
+        guard run.schemaVersion != 1,
+              let rows = try RecordingReader.readRows(ProtocolScoreRow.self, path: path, runID: run.id), !rows.isEmpty else { return nil }
+        return rows.map { r in
+            let k = Int(r.detector)
+            return ProtocolScoreLine(detector: run.stageNames.indices.contains(k) ? run.stageNames[k] : "stage \(k)",
+                                     protocol: r.evaluationProtocol.rawValue, metric: r.metric,
+                                     value: r.value.isFinite ? r.value : nil)
         }
     }
 

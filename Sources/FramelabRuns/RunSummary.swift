@@ -57,6 +57,8 @@ public struct RunSummary: Encodable, Sendable {
     public internal(set) var kind = "run"
     /// Eval and merged runs: each detector's scores.
     public internal(set) var detectors: [DetectorLine]?
+    /// Eval runs scored with official protocols (`eval --protocol`): each detector's metrics.
+    public internal(set) var protocol_scores: [ProtocolScoreLine]?
     /// Bench runs: each case's min and median, and the goal lines.
     public internal(set) var bench_cases: [BenchCase]?
     public internal(set) var goals: [String]?

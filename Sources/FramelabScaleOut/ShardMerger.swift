@@ -3,6 +3,7 @@ import FramelabDatasets
 import FramelabDetection
 import FramelabEvaluation
 import FramelabRecording
+import FramelabRuns
 
 /// Shard runs merged back into one evaluation, in dataset order, ready to be recorded and
 /// summarised exactly as a single-process `framelab eval` is: every metric is recomputed
@@ -24,6 +25,9 @@ public struct MergedEvaluation: Sendable {
     public let wallSeconds: Double
     /// Every image of the whole dataset (absolute paths, by dataset-wide index), as the shards recorded them.
     public let datasetPaths: [String]
+    /// The protocols any shard was scored with (`eval --protocol`): the merge rescores with
+    /// them over every merged image (WIDER normalises scores over the whole set).
+    public let protocols: [EvaluationProtocol]
 
     public var summaries: [DetectorSummary] {
         labels.indices.map { DetectorSummary(name: labels[$0], frames: frames[$0]) }
@@ -105,6 +109,7 @@ public enum ShardMerger {
             shardCount: count, shards: shards, missing: missing, labels: first.labels,
             frameIndices: merged.map(\.index), images: merged.map(\.image),
             frames: first.labels.indices.map { k in merged.map { $0.frames[k] } }, wallSeconds: wall,
-            datasetPaths: datasetPaths)
+            datasetPaths: datasetPaths,
+            protocols: Set(shards.flatMap { EvalRunWriter.protocols(of: $0.run) }).sorted())
     }
 }

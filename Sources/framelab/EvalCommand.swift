@@ -23,6 +23,9 @@ struct EvalCommand: ParsableCommand {
               \(DetectorRegistry.builtIns.descriptors.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n  "))
             Plugin detectors (listed by `framelab detectors`) are named the same way; --isolate runs each in a child process.
 
+            Protocols (--protocol, docs/detection.md "Official protocols"):
+              \(EvalProtocols.discussion)
+
             Matching: detections in decreasing score order each take the unmatched face they overlap most \
             at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on. \
             With --out, every detection, the matching and the timings of every frame go into an HDF5 run \
@@ -57,6 +60,9 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("shard-count"), help: "The number of shards N when only the index comes from the environment (JOB_COMPLETION_INDEX).")
     var shardCount: Int?
 
+    @Option(name: .customLong("protocol"), help: ArgumentHelp(EvalProtocols.help, valueName: "NAME[,NAME…]"))
+    var protocolNames: [String] = []
+
     @Flag(name: .long, help: "Print one JSON object instead of the table.")
     var json = false
 
@@ -76,16 +82,19 @@ struct EvalCommand: ParsableCommand {
         if let runID, runID.isEmpty || runID.contains("/") {
             throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
         }
+        do { _ = try EvaluationProtocol.parseList(protocolNames) } catch { throw usageError("\(error)") }
     }
 
     func run() throws {
         let sharding: EvalSharding
         let evaluator: DatasetEvaluator
+        let protocols: EvalProtocols
         var data: FaceDataset
         var pluginAttributes: [String: AttributeValue] = [:]
         var pluginFiles: RunElements.PluginFiles = [:]
         var registry = DetectorRegistry.builtIns
         do {
+            protocols = try EvalProtocols(EvaluationProtocol.parseList(protocolNames))
             data = try FaceDataset.load(dataset)
             if let limit { data.images = Array(data.images.prefix(limit)) }
             sharding = try EvalSharding.select(&data, option: shard, countOption: shardCount)
@@ -111,7 +120,8 @@ struct EvalCommand: ParsableCommand {
         let recorder: EvalRunWriter?
         do {
             let labels = evaluator.specs.indices.map { evaluator.label($0) }
-            let attributes = EvalRunWriter.attributes(context: commandContext, dataset: dataset, labels: labels, workers: threads)
+            let attributes = EvalRunWriter.attributes(context: commandContext, dataset: dataset, labels: labels, workers: threads,
+                                                      protocols: protocols.protocols)
                 .merging(pluginAttributes) { $1 }
                 .merging(try sharding.attributes(specs: evaluator.specs, registry: registry)) { $1 }
             let elements = try RunElements.detectorRows(evaluator.specs, registry: registry, firstStage: 0,
@@ -136,8 +146,10 @@ struct EvalCommand: ParsableCommand {
         }
         progress.finish()
         let rows = result.frames.indices.map { DetectorSummary(name: evaluator.label($0), frames: result.frames[$0]) }
+        let protocolScores: [[ProtocolScores]]
         do {
-            recorder?.record(result, summaries: rows)
+            protocolScores = try protocols.score(images: data.images, frames: result.frames)
+            recorder?.record(result, summaries: rows, protocolScores: protocolScores)
             try recorder?.finish(status: "completed", wallSeconds: result.wallSeconds)
         } catch {
             throw failure(error)
@@ -146,10 +158,13 @@ struct EvalCommand: ParsableCommand {
         let faces = data.faceCount
         if json {
             print(try EvalReport.json(rows, dataset: dataset, images: data.images.count, faces: faces, workers: threads,
-                                      wallSeconds: result.wallSeconds, out: out, runID: out == nil ? nil : id))
+                                      wallSeconds: result.wallSeconds, out: out, runID: out == nil ? nil : id,
+                                      protocolScores: protocolScores))
         } else {
             print(EvalReport.table(rows, dataset: dataset, images: data.images.count, faces: faces, workers: threads,
                                    wallSeconds: result.wallSeconds))
+            let protocolTable = EvalProtocols.table(protocolScores, labels: rows.map(\.name))
+            if !protocolTable.isEmpty { print(protocolTable) }
             if let out { print("recorded run '\(id)' in \(out)") }
         }
         for (k, frames) in result.frames.enumerated() {

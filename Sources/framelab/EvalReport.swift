@@ -26,16 +26,19 @@ enum EvalReport {
     }
 
     static func json(_ rows: [DetectorSummary], dataset: String, images: Int, faces: Int, workers: Int,
-                     wallSeconds: Double, out: String?, runID: String?) throws -> String {
+                     wallSeconds: Double, out: String?, runID: String?, protocolScores: [[ProtocolScores]] = []) throws -> String {
         var object: [String: Any] = [
             "dataset": dataset, "images": images, "faces": faces, "workers": workers, "threads": workers, "wall_seconds": wallSeconds,
-            "detectors": rows.map { r -> [String: Any] in
-                [
+            "detectors": rows.enumerated().map { k, r -> [String: Any] in
+                var detector: [String: Any] = [
                     "name": r.name, "ap": r.accuracy.averagePrecision, "precision": r.accuracy.precision,
                     "recall": r.accuracy.recall, "f1": r.accuracy.f1, "p50_ms": r.p50, "p95_ms": r.p95,
                     "images": r.images, "faces": r.faces, "images_per_second": r.imagesPerSecond, "failed": r.failed,
                     "true_positives": r.accuracy.truePositives, "false_positives": r.accuracy.falsePositives,
                 ]
+                // The official protocols' scores (eval --protocol), by protocol name.
+                if k < protocolScores.count && !protocolScores[k].isEmpty { detector["protocols"] = EvalProtocols.json(protocolScores[k]) }
+                return detector
             },
         ]
         if let out { object["out"] = out }

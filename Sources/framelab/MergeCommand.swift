@@ -1,6 +1,7 @@
 import ArgumentParser
 import FramelabCore
 import FramelabDatasets
+import FramelabEvaluation
 import FramelabRecording
 import FramelabRuns
 import FramelabScaleOut
@@ -20,7 +21,9 @@ struct MergeCommand: ParsableCommand {
             missing_shards and an event). \
             Per-frame records (detections, matching, ground truth, timings, failures) are put back in \
             dataset order, and AP, precision, recall, F1, the PR curve and FDDB ROC are recomputed over \
-            all detections — never averaged across shards — so the result equals a single-process run \
+            all detections — never averaged across shards — as are the scores of the protocols the \
+            shards were evaluated with (eval --protocol; WIDER normalises scores over the whole set), \
+            so the result equals a single-process run \
             (timings aside). The merged run is appended to OUT.h5; `framelab report` and the notebooks \
             read it like any eval run. See docs/scale-out.md.
             """)
@@ -67,6 +70,12 @@ struct MergeCommand: ParsableCommand {
         }
         let summaries = merged.summaries
         let id = runID ?? RunIdentifier.make()
+        let protocolScores: [[ProtocolScores]]
+        do {
+            protocolScores = try EvalProtocols(merged.protocols).score(images: merged.images, frames: merged.frames)
+        } catch {
+            throw failure(error)
+        }
         do {
             let recorder = try EvalRunWriter(path: out, runID: id, attributes: Self.attributes(merged), labels: merged.labels,
                                              dataset: Self.dataset(merged), images: merged.datasetPaths,
@@ -76,7 +85,7 @@ struct MergeCommand: ParsableCommand {
                 + (merged.missing.isEmpty ? "" : "; missing shards " + merged.missing.map { "\($0)/\(merged.shardCount)" }.joined(separator: ", "))
             recorder.note(kind: merged.missing.isEmpty ? "merge" : "merge-partial", detail: detail,
                           frame: merged.frameIndices.last ?? 0)
-            recorder.record(frames: merged.frames, summaries: summaries)
+            recorder.record(frames: merged.frames, summaries: summaries, protocolScores: protocolScores)
             try recorder.finish(status: "completed", wallSeconds: merged.wallSeconds)
         } catch {
             throw failure(error)
@@ -86,10 +95,12 @@ struct MergeCommand: ParsableCommand {
         let threads = Self.threads(merged)
         if json {
             print(try EvalReport.json(summaries, dataset: name, images: merged.images.count, faces: faces, workers: threads,
-                                      wallSeconds: merged.wallSeconds, out: out, runID: id))
+                                      wallSeconds: merged.wallSeconds, out: out, runID: id, protocolScores: protocolScores))
         } else {
             print(EvalReport.table(summaries, dataset: name, images: merged.images.count, faces: faces, workers: threads,
                                    wallSeconds: merged.wallSeconds))
+            let protocolTable = EvalProtocols.table(protocolScores, labels: summaries.map(\.name))
+            if !protocolTable.isEmpty { print(protocolTable) }
             print("merged \(merged.shards.count) of \(merged.shardCount) shards into run '\(id)' in \(out)")
         }
     }
@@ -102,6 +113,7 @@ struct MergeCommand: ParsableCommand {
                     ShardAttributes.fingerprint, ShardAttributes.detectorConfigs, ShardAttributes.datasetImages] {
             if let v = first[key] { a[key] = v }
         }
+        a[EvalRunWriter.protocolsAttribute] = .strings(m.protocols.map(\.rawValue))
         a[ShardAttributes.shardCount] = .int(Int64(m.shardCount))
         a[ShardAttributes.assignment] = first[ShardAttributes.assignment]
         a[ShardAttributes.mergedShards] = .strings(m.shards.map { "\($0.shard)" })

@@ -12,13 +12,15 @@ struct ReportCommand: ParsableCommand {
             Budgets: 41.7 ms (24 fps), 33.3 ms (30 fps), 16.7 ms (60 fps). Percentiles interpolate \
             linearly between ranks, like numpy. Each run is shown as its kind: a pipeline run (kind "run") \
             its stages, an end-to-end row and which budgets its p95 end-to-end latency fits; an eval or merged \
-            run also each detector's AP, precision, recall, F1 and ms per image; a bench run its cases (min \
+            run also each detector's AP, precision, recall, F1 and ms per image, and its official protocol \
+            scores (eval --protocol: WIDER's ap_easy, ap_medium, ap_hard); a bench run its cases (min \
             and median ms) and goal lines. fps is processed frames per second of the run. Latency is a \
             processed frame's arrival to the end of its last stage (queue wait plus processing). \
             Reads schema version 2 and version 1 files. --json prints {"runs": [{"id", "kind", "fps", \
             "stages": [{"name", "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "mean_fps", "over_budget": \
             {"24", "30", "60"}}], "end_to_end", "fits_fps", "dropped", "latency_p50_ms", ..., and "detectors", \
-            "bench_cases", "goals" where the kind has them}]}; a stage's mean_fps is 1000 / its mean ms.
+            "protocol_scores" ({"detector", "protocol", "metric", "value"}: eval --protocol), "bench_cases", "goals" \
+            where the kind has them}]}; a stage's mean_fps is 1000 / its mean ms.
             """)
 
     @Argument(help: "An HDF5 file written by `framelab run --out`.")

@@ -29,6 +29,7 @@ enum RunSummaryText {
             lines.append(String(format: "  %d processed, %d dropped, %d failed, %.1f fps", run.processed, run.dropped, run.failed, run.fps))
             lines += stageTable(run)
             if let detectors = run.detectors { lines += detectorTable(detectors) }
+            if let scores = run.protocol_scores { lines += protocolTable(scores) }
         }
         lines += (run.goals ?? []).map { "  " + $0 }
         return lines.joined(separator: "\n")
@@ -66,6 +67,17 @@ enum RunSummaryText {
                     + String(format: " %7.3f %10.3f %7.3f %7.3f %8.2f %8.2f %7d %7d", r.ap, r.precision, r.recall, r.f1,
                              r.p50_ms, r.p95_ms, r.images, r.failed)
             }
+    }
+
+    /// Official protocol scores: one line per detector and protocol, its metrics side by side.
+    private static func protocolTable(_ rows: [RunSummary.ProtocolScoreLine]) -> [String] {
+        var order: [String] = [], metrics: [String: [String]] = [:]
+        for r in rows {
+            let key = "\(r.detector)  [\(r.protocol)]"
+            if metrics[key] == nil { order.append(key) }
+            metrics[key, default: []].append(r.metric + " " + (r.value.map { String(format: "%.4f", $0) } ?? "n/a"))
+        }
+        return order.map { "  " + $0 + "  " + (metrics[$0] ?? []).joined(separator: "  ") }
     }
 
     private static func benchTable(_ cases: [RunSummary.BenchCase]) -> [String] {
