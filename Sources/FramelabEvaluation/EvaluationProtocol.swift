@@ -44,9 +44,7 @@ public enum EvaluationProtocol: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .framelab: return nil
         case .wider: return WiderProtocol()
-        case .fddb:
-            // Placeholder until FDDBProtocol is merged in (a parallel branch writes it).
-            throw FramelabError(.unsupported, "--protocol fddb is not yet wired into framelab eval in this build")
+        case .fddb: return FDDBProtocolScorer()
         }
     }
 }

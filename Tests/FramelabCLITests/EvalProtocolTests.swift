@@ -100,19 +100,53 @@ import Testing
         #expect(r.stdout.contains("ap_all") && r.stdout.contains("note: the ground truth has no easy/medium/hard"), "\(r.stdout)")
     }
 
-    @Test func unknownAndUnwiredProtocolsAreOneLineErrors() throws {
+    @Test func unknownProtocolsAreOneLineErrors() throws {
         let csv = "csv:" + TestSupport.packageRoot.appendingPathComponent("Datasets/sample/faces.csv").path
         let bogus = try TestSupport.framelab(["eval", "--dataset", csv, "--detector", "opencv-haar", "--protocol", "wider,widerface"])
         #expect(bogus.status != 0 && bogus.stderr.contains("'widerface'") && bogus.stderr.contains("framelab, wider, fddb"),
                 "\(bogus.stderr)")
-        // fddb's scoring comes from another branch; until it is wired in, it is refused before any image runs.
-        let dir = try TestSupport.makeTemporaryDirectory("fddb-protocol")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("x.h5").path
-        let fddb = try TestSupport.framelab(["eval", "--dataset", csv, "--detector", "opencv-haar", "--protocol", "fddb", "--out", out])
-        #expect(fddb.status != 0 && fddb.stderr.contains("fddb") && fddb.stderr.split(separator: "\n").count == 1, "\(fddb.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out))
         let help = try TestSupport.framelab(["eval", "--help"])
         #expect(help.stdout.contains("--protocol") && help.stdout.contains("wider —") && help.stdout.contains("easy, medium and hard"))
+    }
+
+    /// FDDB's program on the sample: its two ROC curves and TPR at 1000 false positives,
+    /// printed, in --json, recorded, and consistent with each other; a missing image's face
+    /// is a miss, not left out.
+    @Test func fddbScoresTheSampleAndCountsAFailedImageAsMisses() throws {
+        let dir = try TestSupport.makeTemporaryDirectory("fddb-protocol")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sample = TestSupport.packageRoot.appendingPathComponent("Datasets/sample")
+        let csv = dir.appendingPathComponent("faces.csv")
+        // The sample plus one image that does not exist, with one face.
+        let rows = try String(contentsOf: sample.appendingPathComponent("faces.csv"), encoding: .utf8)
+            .replacingOccurrences(of: "images/", with: sample.appendingPathComponent("images").path + "/")
+        try (rows + "/no/such/image.png,10,10,50,50\n").write(to: csv, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("f.h5").path
+        let r = try TestSupport.framelab(["eval", "--dataset", "csv:" + csv.path, "--detector", "opencv-haar",
+                                          "--protocol", "fddb", "--out", out, "--run-id", "f", "--json", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let detector = try #require(try json(r.stdout).first)
+        let fddb = try #require((detector["protocols"] as? [String: Any])?["fddb"] as? [String: Any])
+        let metrics = try #require(fddb["metrics"] as? [String: Double])
+        let discrete = try #require(metrics["tpr_at_1000_fp_discrete"]), continuous = try #require(metrics["tpr_at_1000_fp_continuous"])
+        #expect(metrics["faces"] == 11, "10 sample faces and the missing image's one: \(metrics)")
+        #expect(discrete > 0.3 && discrete < 1 && continuous > 0 && continuous <= discrete, "\(metrics)")
+        let curves = try #require(fddb["curves"] as? [String: [[Double]]])
+        let points = try #require(curves["fddb_discrete"])
+        // Fewer than 1000 false positives on 8 images: the TPR at 1000 is the curve's last point.
+        #expect(points.last?[1] ?? 1e9 < 1000 && points.last?[2] == discrete, "\(points)")
+        #expect((fddb["notes"] as? [String] ?? []).contains { $0.contains("1 image(s) failed") })
+        let py = try TestSupport.python("""
+            import sys, h5py
+            f = h5py.File(sys.argv[1], "r")
+            s = f["runs"]["f"]["protocol_scores"][:]
+            rows = {(r["metric"].decode() if isinstance(r["metric"], bytes) else r["metric"]): float(r["value"]) for r in s}
+            print(round(rows["tpr_at_1000_fp_discrete"], 9), round(rows["tpr_at_1000_fp_continuous"], 9))
+            """, arguments: [out])
+        #expect(py.status == 0, "\(py.stderr)")
+        #expect(py.stdout == "\(round(discrete * 1e9) / 1e9) \(round(continuous * 1e9) / 1e9)\n", "\(py.stdout)")
+        let table = try TestSupport.framelab(["eval", "--dataset", "csv:" + csv.path, "--detector", "opencv-haar",
+                                              "--protocol", "framelab,fddb", "--quiet"])
+        #expect(table.stdout.contains("protocol fddb:") && table.stdout.contains("tpr_at_1000_fp_discrete"), "\(table.stdout)")
     }
 }

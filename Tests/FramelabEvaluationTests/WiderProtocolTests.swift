@@ -133,12 +133,12 @@ import Testing
         #expect(s.metric("ap_easy") == 0.5)
     }
 
-    @Test func protocolListsParseAndFDDBIsRefusedUntilWired() throws {
+    @Test func protocolListsParseAndEachOfficialProtocolHasAScorer() throws {
         #expect(try EvaluationProtocol.parseList(["wider,framelab", "wider"]) == [.framelab, .wider])
         #expect(try EvaluationProtocol.parseList([]) == [])
         #expect(throws: (any Error).self) { try EvaluationProtocol.parseList(["widerface"]) }
         #expect(try EvaluationProtocol.wider.scorer() != nil)
         #expect(try EvaluationProtocol.framelab.scorer() == nil)
-        #expect(throws: (any Error).self) { try EvaluationProtocol.fddb.scorer() }
+        #expect(try EvaluationProtocol.fddb.scorer()?.evaluationProtocol == .fddb)
     }
 }
