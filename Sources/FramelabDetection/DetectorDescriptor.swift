@@ -40,6 +40,8 @@ public struct DetectorDescriptor: ElementDescriptor {
     /// defaults (`framelab detectors` lists the others as unavailable).
     public var missingDefaultModelFiles: [String] {
         guard let defaults = try? parameters(for: ElementSpec(name: name)) else { return [] }
+        // A `model` parameter with no default (opencv-yunet) is a file the user must bring.
+        if case .string("")? = defaults.values.values["model"] { return ["model=PATH (no default model is installed)"] }
         return ModelFiles.missing(modelFiles(for: defaults))
     }
 

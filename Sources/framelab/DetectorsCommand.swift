@@ -73,7 +73,7 @@ struct DetectorsCommand: ParsableCommand {
 
     /// The missing files, and for those under the models folder the command that fetches them.
     static func missingText(_ files: [String]) -> String {
-        let list = files.map { "'\($0)'" }.joined(separator: ", ")
+        let list = files.map { $0.hasPrefix("model=") ? $0 : "'\($0)'" }.joined(separator: ", ")
         let fetchable = files.contains { $0.hasPrefix(ModelFiles.directory) }
         return list + (fetchable ? " — \(ModelFiles.fetchCommand) installs them" : "")
     }
