@@ -6,6 +6,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     case wider
     case dlib
     case csv
+    case coco
 
     /// One line of help per format, for --help and errors.
     public var usage: String {
@@ -14,6 +15,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .wider: return "wider:ROOT — WIDER FACE: ROOT/images/ and wider_face_split/wider_face_*_bbx_gt.txt beside or inside ROOT (or the gt file)"
         case .dlib: return "dlib:FILE.xml — dlib imglab XML; image paths relative to the XML file"
         case .csv: return "csv:FILE.csv — header image,x,y,width,height[,ignore]; one face per row; paths relative to the file"
+        case .coco: return "coco:FILE.json — COCO ground truth (images, annotations, the face category; iscrowd=1 → ignore); paths relative to the file or its images/ folder"
         }
     }
 }
@@ -23,11 +25,14 @@ public struct FaceDataset: Sendable {
     public let format: DatasetFormat
     public let path: String
     public var images: [AnnotatedImage]
+    /// `coco:` datasets: the face category's id (nil: every category counts).
+    public var cocoCategory: Int?
 
-    public init(format: DatasetFormat, path: String, images: [AnnotatedImage]) {
+    public init(format: DatasetFormat, path: String, images: [AnnotatedImage], cocoCategory: Int? = nil) {
         self.format = format
         self.path = path
         self.images = images
+        self.cocoCategory = cocoCategory
     }
 
     /// `FORMAT:PATH` as the user wrote it.
@@ -45,13 +50,15 @@ public struct FaceDataset: Sendable {
         let path = String(spec[spec.index(after: colon)...])
         guard !path.isEmpty else { throw FramelabError(.badInput, "dataset '\(spec)': no path after '\(format.rawValue):'") }
         let images: [AnnotatedImage]
+        var category: Int?
         switch format {
         case .fddb: images = try FDDBLoader.load(path)
         case .wider: images = try WiderFaceLoader.load(path)
         case .dlib: images = try DlibXMLLoader.load(path)
         case .csv: images = try CSVAnnotationLoader.load(path)
+        case .coco: (images, category) = try COCOLoader.load(path)
         }
-        return FaceDataset(format: format, path: path, images: images)
+        return FaceDataset(format: format, path: path, images: images, cocoCategory: category)
     }
 }
 
