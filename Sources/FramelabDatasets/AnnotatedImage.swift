@@ -13,6 +13,11 @@ public struct FaceBox: Sendable, Equatable, Hashable {
 public struct FaceEllipse: Sendable, Equatable {
     public var majorRadius, minorRadius, angle, centerX, centerY: Double
 
+    public init(majorRadius: Double, minorRadius: Double, angle: Double, centerX: Double, centerY: Double) {
+        self.majorRadius = majorRadius; self.minorRadius = minorRadius; self.angle = angle
+        self.centerX = centerX; self.centerY = centerY
+    }
+
     /// The axis-aligned box that encloses the rotated ellipse.
     public var boundingBox: FaceBox {
         let c = cos(angle), s = sin(angle)

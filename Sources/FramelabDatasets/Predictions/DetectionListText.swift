@@ -21,11 +21,14 @@ struct DetectionListText {
     /// Whether 6-number ellipse lines are accepted (FDDB).
     let ellipses: Bool
 
+    /// The lines, less the empty one after a final line break.
+    var lineCount: Int { text.lines.last?.isEmpty == true ? text.lines.count - 1 : text.lines.count }
+
     /// Every block of the file.
     func blocks() throws -> [Block] {
         var out: [Block] = []
         var i = 0
-        while i < text.lines.count {
+        while i < lineCount {
             if isBlank(i) { i += 1; continue }
             let (block, next) = try block(at: i)
             out.append(block)
@@ -38,10 +41,9 @@ struct DetectionListText {
     func block(at i: Int) throws -> (Block, next: Int) {
         let name = text.lines[i].trimmingCharacters(in: .whitespaces)
         let n = try count(i + 1, of: name)
-        let remaining = text.lines.count - (i + 2)
+        let remaining = lineCount - (i + 2)
         guard n <= remaining else {
-            throw badPrediction(text.path, text.lines.count, "file ends inside the faces of \(quoted(name)) "
-                                + "(count \(n), \(max(0, remaining)) lines follow)")
+            throw badPrediction(text.path, i + 2, "\(quoted(name)) has \(n) faces but only \(max(0, remaining)) lines follow")
         }
         var faces: [PredictedFace] = []
         for k in 0..<n { faces.append(try face(i + 2 + k)) }
@@ -51,7 +53,7 @@ struct DetectionListText {
     func isBlank(_ i: Int) -> Bool { text.lines[i].allSatisfy { $0 == " " || $0 == "\t" } }
 
     private func count(_ i: Int, of name: String) throws -> Int {
-        guard i < text.lines.count else {
+        guard i < lineCount else {
             throw badPrediction(text.path, i + 1, "file ends where the number of faces of \(quoted(name)) was expected")
         }
         let t = text.lines[i].trimmingCharacters(in: .whitespaces)

@@ -5,7 +5,7 @@ import FramelabCore
 /// complaint is one line naming the file and the element. Numbers are checked before they
 /// become integers (never a trapping conversion); booleans are not numbers.
 struct JSONNode {
-    let value: Any
+    let value: JSONValue
     /// The element's path, `` for the top.
     let path: String
     let file: String
@@ -18,39 +18,30 @@ struct JSONNode {
             throw FramelabError(.io, "\(what) '\(file)': no such file or not readable")
         }
         do {
-            return JSONNode(value: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]), path: "",
-                            file: file, what: what)
+            return JSONNode(value: try JSONText.parse(Array(data)), path: "", file: file, what: what)
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw FramelabError(.badInput, "\(what) '\(file)'\(location(of: detail, in: data)): not valid JSON: \(detail)")
+            throw FramelabError(.badInput, "\(what) '\(file)' line \(error.line) column \(error.column): not valid JSON: \(error.why)")
         }
-    }
-
-    /// " line L column C" for Foundation's "… around character N." (N counts bytes), or "".
-    private static func location(of detail: String, in data: Data) -> String {
-        guard let range = detail.range(of: "character "),
-              let offset = Int(detail[range.upperBound...].prefix { $0.isNumber }), offset <= data.count else { return "" }
-        let before = data.prefix(offset)
-        let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-        return " line \(line) column \(column)"
     }
 
     func error(_ why: String) -> FramelabError {
         FramelabError(.badInput, "\(what) '\(file)'\(path.isEmpty ? "" : " " + path): \(why)")
     }
 
-    private func child(_ value: Any, _ path: String) -> JSONNode { JSONNode(value: value, path: path, file: file, what: what) }
+    private func child(_ value: JSONValue, _ path: String) -> JSONNode {
+        JSONNode(value: value, path: path, file: file, what: what)
+    }
 
     func array() throws -> [JSONNode] {
-        guard let list = value as? [Any] else { throw error("expected an array, got \(kind)") }
+        guard case .array(let list) = value else { throw error("expected an array, got \(kind)") }
         return list.enumerated().map { child($1, "\(path)[\($0)]") }
     }
 
     /// The member `key` of this object, nil when absent (or null).
     func member(_ key: String) throws -> JSONNode? {
-        guard let object = value as? [String: Any] else { throw error("expected an object, got \(kind)") }
-        guard let v = object[key], !(v is NSNull) else { return nil }
+        guard case .object(let object) = value else { throw error("expected an object, got \(kind)") }
+        guard let v = object[key] else { return nil }
+        if case .null = v { return nil }
         return child(v, path.isEmpty ? key : "\(path).\(key)")
     }
 
@@ -59,37 +50,31 @@ struct JSONNode {
         return node
     }
 
-    private var isBoolean: Bool {
-        guard let n = value as? NSNumber else { return false }
-        return String(cString: n.objCType) == "c"  // how Foundation marks true/false
-    }
-
-    /// A finite number.
+    /// A finite number (Swift's correctly rounded parse of the file's digits).
     func number() throws -> Double {
-        guard !isBoolean, let n = value as? NSNumber else { throw error("expected a number, got \(kind)") }
-        let d = n.doubleValue
-        guard d.isFinite else { throw error("\(d) is not a finite number") }
+        guard case .number(let text) = value else { throw error("expected a number, got \(kind)") }
+        guard let d = Double(text), d.isFinite else { throw error("\(text) is not a finite number") }
         return d
     }
 
-    /// An integer: a number with no fraction that fits an Int.
+    /// An integer: digits with no fraction that fit an Int (`3`, `3.0` and `3e2` are accepted).
     func integer() throws -> Int {
-        guard !isBoolean, let n = value as? NSNumber else { throw error("expected an integer, got \(kind)") }
-        if let i = value as? Int { return i }
-        guard let i = Int(exactly: n.doubleValue) else { throw error("\(n) is not an integer") }
+        guard case .number(let text) = value else { throw error("expected an integer, got \(kind)") }
+        if let i = Int(text) { return i }
+        guard let d = Double(text), let i = Int(exactly: d) else { throw error("\(text) is not an integer") }
         return i
     }
 
     /// 0/1 or false/true.
     func flag() throws -> Bool {
-        if isBoolean, let b = value as? Bool { return b }
+        if case .bool(let b) = value { return b }
         let i = try integer()
         guard i == 0 || i == 1 else { throw error("expected 0 or 1, got \(i)") }
         return i == 1
     }
 
     func string() throws -> String {
-        guard let s = value as? String else { throw error("expected a string, got \(kind)") }
+        guard case .string(let s) = value else { throw error("expected a string, got \(kind)") }
         return s
     }
 
@@ -104,11 +89,12 @@ struct JSONNode {
 
     private var kind: String {
         switch value {
-        case is String: return "a string"
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        case is NSNull: return "null"
-        default: return isBoolean ? "a boolean" : (value is NSNumber ? "a number" : "\(type(of: value))")
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
         }
     }
 
@@ -124,8 +110,8 @@ struct JSONNode {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16)
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

@@ -23,11 +23,11 @@ public enum WiderPredictions {
         for entry in relative.sorted() {
             let file = (folder as NSString).appendingPathComponent(entry)
             let list = DetectionListText(text: try predictionText(file), ellipses: false)
-            guard let first = list.text.lines.indices.first(where: { !list.isBlank($0) }) else {
+            guard let first = (0..<list.lineCount).first(where: { !list.isBlank($0) }) else {
                 throw badPrediction(file, 1, "empty file: expected the image name, the number of faces and the faces")
             }
             let (block, next) = try list.block(at: first)
-            if let extra = list.text.lines.indices.dropFirst(next).first(where: { !list.isBlank($0) }) {
+            if let extra = (0..<list.lineCount).dropFirst(next).first(where: { !list.isBlank($0) }) {
                 throw badPrediction(file, extra + 1, "more lines than the \(block.faces.count) faces the count says: "
                                     + quoted(list.text.lines[extra]))
             }
