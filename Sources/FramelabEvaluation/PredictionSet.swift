@@ -61,6 +61,19 @@ public struct PredictionSet: Sendable {
             + Self.summary(ambiguous, "name several dataset images (give more of the path)", spec.path)
     }
 
+    /// The set for the images at `positions` of the dataset it was matched to (a shard's):
+    /// images of other shards are not "unknown", so nothing is said about them.
+    public func selecting(_ positions: [Int]) -> PredictionSet {
+        PredictionSet(spec: spec, detections: positions.map { detections.indices.contains($0) ? detections[$0] : [] },
+                      warnings: warnings)
+    }
+
+    private init(spec: PredictionSpec, detections: [[FaceDetection]], warnings: [String]) {
+        self.spec = spec
+        self.detections = detections
+        self.warnings = warnings
+    }
+
     /// One warning line for a list of skipped entries, naming the first few.
     private static func summary(_ entries: [String], _ what: String, _ path: String) -> [String] {
         guard !entries.isEmpty else { return [] }

@@ -117,7 +117,8 @@ struct EvalCommand: ParsableCommand {
             registry = pluginSetup.detectorRegistry
             evaluator = try DatasetEvaluator(dataset: data, detectors: specs, registry: registry,
                                              threads: threads)
-            saved = try EvalPredictions(predictions, dataset: data, detectorLabels: specs.map(\.description))
+            saved = try EvalPredictions(predictions, whole: sharding.whole, positions: sharding.positions,
+                                        detectorLabels: specs.map(\.description))
             pluginAttributes = pluginSetup.attributes
             pluginFiles = pluginSetup.pluginFiles
         } catch {

@@ -9,9 +9,10 @@ import FramelabRuns
 struct EvalPredictions {
     let sets: [PredictionSet]
 
-    /// Reads every set; prints each one's warnings (one line each).
-    init(_ arguments: [String], dataset: FaceDataset, detectorLabels: [String]) throws {
-        sets = try arguments.map { try PredictionSet($0, dataset: dataset) }
+    /// Reads every set and matches it to the `whole` dataset (after --limit), keeping the
+    /// images at `positions` (the shard's); prints each set's warnings (one line each).
+    init(_ arguments: [String], whole: FaceDataset, positions: [Int], detectorLabels: [String]) throws {
+        sets = try arguments.map { try PredictionSet($0, dataset: whole).selecting(positions) }
         var seen = Set(detectorLabels)
         for set in sets where !seen.insert(set.label).inserted {
             throw FramelabError(.badInput, "--predictions: two runs would be labelled '\(set.label)'; "

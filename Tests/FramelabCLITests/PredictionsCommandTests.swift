@@ -268,6 +268,27 @@ import Testing
         #expect(unknown.status != 0 && unknown.stderr.contains("predictions:a b, predictions:c"))
     }
 
+    /// Shards of a predictions-only eval merge into the single run's scores (no timings in either).
+    @Test func shardedPredictionsMergeToTheSingleRunsScores() throws {
+        let haar = try Self.haar.get()
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let list = dir.appendingPathComponent("haar.txt").path
+        #expect(try TestSupport.framelab(["export", haar.file, "--format", "fddb", "--out", list]).status == 0)
+        var shards: [String] = []
+        for k in 0..<2 {
+            let shard = dir.appendingPathComponent("s\(k).h5").path
+            let r = try TestSupport.framelab(["eval", "--dataset", Self.sample, "--predictions", list, "--shard", "\(k)/2",
+                                              "--out", shard, "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(!r.stderr.contains("not in the dataset"), "another shard's images are not unknown: \(r.stderr)")
+            shards.append(shard)
+        }
+        let merged = try TestSupport.framelab(["merge", dir.appendingPathComponent("all.h5").path] + shards + ["--json"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try Self.rows(merged.stdout)["predictions:haar"] == haar.scores)
+        #expect(try Self.rawRows(merged.stdout).first?["p50_ms"] is NSNull)
+    }
+
     @Test func helpAndBadArgumentsAreAccurate() throws {
         let help = try TestSupport.framelab(["export", "--help"])
         for text in ["--format", "--out", "--run", "--detector", "--dataset", "--ground-truth", "--json", "wider", "fddb", "coco",
