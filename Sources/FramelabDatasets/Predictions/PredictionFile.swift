@@ -61,8 +61,7 @@ public struct PredictedImage: Sendable, Equatable {
     }
 }
 
-/// A prediction file (or WIDER folder) as read: its images in file order. `category`:
-/// for COCO results, the category to keep (nil: every result).
+/// A prediction file (or WIDER folder) as read: its images in file order.
 public struct PredictionFile: Sendable {
     public let format: PredictionFormat
     public let path: String
