@@ -441,7 +441,8 @@ def detection_table(path: str, run: str | None, name: str) -> pd.DataFrame:
         if ms in df and ns not in df:
             df.insert(df.columns.get_loc(ms) + 1, ns, _ns_from_ms(df[ms]))
         elif ns in df and ms not in df:
-            df.insert(df.columns.get_loc(ns), ms, df[ns] / 1e6)
+            # -1 ns means no time (saved predictions, docs/predictions.md): NaN ms, not -0.000001.
+            df.insert(df.columns.get_loc(ns), ms, df[ns].where(df[ns] >= 0) / 1e6)
     if "detector" in df:
         df["detector_name"] = _named(df["detector"], _stage_lookup(path, run, enums, "detector"), "stage")
     if "outcome" in df:

@@ -87,11 +87,14 @@ public struct AnnotatedImage: Sendable, Equatable {
     /// The image's name inside the dataset (as the annotation file writes it).
     public var name: String
     public var faces: [GroundTruthFace]
+    /// The image's id in a COCO annotation file (`coco:` datasets; COCO results name images by it).
+    public var cocoID: Int?
 
-    public init(path: String, name: String, faces: [GroundTruthFace]) {
+    public init(path: String, name: String, faces: [GroundTruthFace], cocoID: Int? = nil) {
         self.path = path
         self.name = name
         self.faces = faces
+        self.cocoID = cocoID
     }
 }
 

@@ -6,6 +6,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     case wider
     case dlib
     case csv
+    case coco
 
     /// One line of help per format, for --help and errors.
     public var usage: String {
@@ -15,6 +16,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
             + "or the eval kit's ground_truth folder (wider_face_val.mat, wider_{easy,medium,hard}_val.mat; images in WIDER_val/images nearby)"
         case .dlib: return "dlib:FILE.xml — dlib imglab XML; image paths relative to the XML file"
         case .csv: return "csv:FILE.csv — header image,x,y,width,height[,ignore]; one face per row; paths relative to the file"
+        case .coco: return "coco:FILE.json — COCO ground truth (images, annotations, the face category; iscrowd=1 → ignore); paths relative to the file or its images/ folder"
         }
     }
 }
@@ -24,11 +26,14 @@ public struct FaceDataset: Sendable {
     public let format: DatasetFormat
     public let path: String
     public var images: [AnnotatedImage]
+    /// `coco:` datasets: the face category's id (nil: every category counts).
+    public var cocoCategory: Int?
 
-    public init(format: DatasetFormat, path: String, images: [AnnotatedImage]) {
+    public init(format: DatasetFormat, path: String, images: [AnnotatedImage], cocoCategory: Int? = nil) {
         self.format = format
         self.path = path
         self.images = images
+        self.cocoCategory = cocoCategory
     }
 
     /// `FORMAT:PATH` as the user wrote it.
@@ -49,13 +54,15 @@ public struct FaceDataset: Sendable {
         let path = String(spec[spec.index(after: colon)...])
         guard !path.isEmpty else { throw FramelabError(.badInput, "dataset '\(spec)': no path after '\(format.rawValue):'") }
         let images: [AnnotatedImage]
+        var category: Int?
         switch format {
         case .fddb: images = try FDDBLoader.load(path)
         case .wider: images = try WiderFaceLoader.load(path)
         case .dlib: images = try DlibXMLLoader.load(path)
         case .csv: images = try CSVAnnotationLoader.load(path)
+        case .coco: (images, category) = try COCOLoader.load(path)
         }
-        return FaceDataset(format: format, path: path, images: images)
+        return FaceDataset(format: format, path: path, images: images, cocoCategory: category)
     }
 }
 

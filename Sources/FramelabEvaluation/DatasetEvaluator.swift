@@ -40,6 +40,11 @@ public final class DatasetEvaluator {
         /// Per detector, per image (dataset order).
         public var frames: [[FrameResult]]
         public var wallSeconds: Double
+
+        public init(frames: [[FrameResult]], wallSeconds: Double) {
+            self.frames = frames
+            self.wallSeconds = wallSeconds
+        }
     }
 
     private func makeStages() throws -> [DetectorStage] {
@@ -47,7 +52,9 @@ public final class DatasetEvaluator {
     }
 
     /// Evaluates; `progress(done, total)` is called after each image, on the calling thread.
+    /// With no detectors no image is decoded: there is nothing to run on them.
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> Evaluation {
+        if specs.isEmpty { return Evaluation(frames: [], wallSeconds: 0) }
         let source = DatasetSource(dataset: dataset, spec: try SourceSpec(parsing: "dataset:memory"), format: .bgr8)
         let pipeline = Pipeline(source: source, stages: try makeStages(), policy: .keepAll, workers: threads)
         let previousCVThreads = OpenCVThreads.count

@@ -5,7 +5,8 @@ public struct DetectorSummary: Sendable {
     public var name: String
     public var accuracy: PrecisionRecall
     public var roc: FDDBROC
-    /// Milliseconds per image: median and 95th percentile.
+    /// Milliseconds per image: median and 95th percentile; NaN (as `meanMs`) when the
+    /// frames carry no timings (saved predictions): see `hasTimings`.
     public var p50: Double
     public var p95: Double
     public var meanMs: Double
@@ -14,8 +15,11 @@ public struct DetectorSummary: Sendable {
     public var failed: Int
     public var faces: Int
 
-    /// One thread's throughput: 1000 / mean milliseconds per image.
-    public var imagesPerSecond: Double { meanMs > 0 ? 1000 / meanMs : 0 }
+    /// One thread's throughput: 1000 / mean milliseconds per image (NaN without timings).
+    public var imagesPerSecond: Double { hasTimings ? (meanMs > 0 ? 1000 / meanMs : 0) : .nan }
+    /// False when the frames that ran were not timed (saved predictions): reports show
+    /// the times as absent, never as 0 ms.
+    public var hasTimings: Bool { !p50.isNaN }
 
     public init(name: String, frames: [FrameResult]) {
         self.name = name
@@ -33,10 +37,12 @@ public struct DetectorSummary: Sendable {
         faces = ran.reduce(0) { $0 + $1.match.faces }
         accuracy = PrecisionRecall(outcomes: outcomes, faces: faces)
         roc = FDDBROC(frames: ran)
-        let times = SampleStatistics(ran.map(\.milliseconds))
-        p50 = times.percentile(50)
-        p95 = times.percentile(95)
-        meanMs = times.mean
+        let timed = ran.filter(\.timed)
+        let times = SampleStatistics(timed.map(\.milliseconds))
+        let untimed = timed.isEmpty && !ran.isEmpty
+        p50 = untimed ? .nan : times.percentile(50)
+        p95 = untimed ? .nan : times.percentile(95)
+        meanMs = untimed ? .nan : times.mean
         images = ran.count
         failed = frames.count - ran.count
     }

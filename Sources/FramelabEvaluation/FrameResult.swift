@@ -16,6 +16,9 @@ public struct FrameResult: Sendable {
     /// Monotonic start of the detector call and its duration, nanoseconds.
     public var startNs: UInt64
     public var durationNs: UInt64
+    /// False for saved predictions (`eval --predictions`): nothing ran, so there is no
+    /// time to report; `startNs` and `durationNs` are 0 and mean nothing.
+    public var timed = true
 
     public var milliseconds: Double { Double(durationNs) / 1e6 }
 

@@ -90,8 +90,9 @@ public final class EvalRunWriter {
                 return r
             }
             // The image "arrives" when its first detector starts; its latency runs to the end of the last.
-            let ran = frames.filter { $0.failure == nil }
-            let arrival = frames.map(\.startNs).min() ?? 0
+            // Saved predictions have no times: they take no part.
+            let ran = frames.filter { $0.failure == nil && $0.timed }
+            let arrival = frames.filter(\.timed).map(\.startNs).min() ?? 0
             let done = ran.map { $0.startNs &+ $0.durationNs }.max()
             writer.append(FrameRecord(index: Int64(i), ptsNs: 0, arrivalNs: Int64(arrival), dropped: false,
                                       failed: frames.contains { $0.failure != nil }, queueWaitNs: done == nil ? -1 : 0,
@@ -104,8 +105,10 @@ public final class EvalRunWriter {
                     writer.append(FailureRecord(frame: Int64(i), stage: Int32(k), reason: reason))
                     continue
                 }
-                writer.append(StageTimingRecord(frame: Int64(i), stage: Int32(k), startNs: Int64(frame.startNs),
-                                                durationNs: Int64(frame.durationNs)))
+                if frame.timed {
+                    writer.append(StageTimingRecord(frame: Int64(i), stage: Int32(k), startNs: Int64(frame.startNs),
+                                                    durationNs: Int64(frame.durationNs)))
+                }
                 tables.add(frame: i, detector: k, frame.detections, outcomes: frame.match.outcomes)
             }
         }

@@ -6,8 +6,21 @@ extension RunSummary {
     public struct DetectorLine: Encodable, Sendable {
         public let name: String
         public let ap: Double, precision: Double, recall: Double, f1: Double
-        public let p50_ms: Double, p95_ms: Double
+        /// nil when the detector has no timings (saved predictions: `p50_ns` -1); JSON null.
+        public let p50_ms: Double?, p95_ms: Double?
         public let images: Int, faces: Int, failed: Int
+
+        private enum CodingKeys: String, CodingKey { case name, ap, precision, recall, f1, p50_ms, p95_ms, images, faces, failed }
+
+        // Written by hand so absent timings are `null`, not a missing key.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(ap, forKey: .ap); try c.encode(precision, forKey: .precision)
+            try c.encode(recall, forKey: .recall); try c.encode(f1, forKey: .f1)
+            try c.encode(p50_ms, forKey: .p50_ms); try c.encode(p95_ms, forKey: .p95_ms)
+            try c.encode(images, forKey: .images); try c.encode(faces, forKey: .faces); try c.encode(failed, forKey: .failed)
+        }
     }
 
     /// One metric of an official protocol for one detector (`protocol_scores`); value nil
@@ -53,7 +66,8 @@ extension RunSummary {
         }
         return try RecordingReader.readRows(DetectorMetricsRow.self, path: path, runID: run.id)?.map { m in
             DetectorLine(name: name(Int(m.detector)), ap: m.ap, precision: m.precision, recall: m.recall, f1: m.f1,
-                         p50_ms: Double(m.p50Ns) / 1e6, p95_ms: Double(m.p95Ns) / 1e6, images: Int(m.images),
+                         p50_ms: m.p50Ns < 0 ? nil : Double(m.p50Ns) / 1e6, p95_ms: m.p95Ns < 0 ? nil : Double(m.p95Ns) / 1e6,
+                         images: Int(m.images),
                          faces: Int(m.faces), failed: Int(m.failed))
         }
     }

@@ -37,7 +37,10 @@ enum ShardFrames {
                     return FrameResult(index: i, name: path, failure: reason, detections: [], match: FaceMatching.match([], []),
                                        startNs: UInt64(max(0, record.arrivalNs)), durationNs: UInt64(max(0, ns)))
                 }
-                guard let timing = timings[key] else {
+                // Saved predictions (eval --predictions) are recorded without timings.
+                let untimed = PredictionSet.isPredictionLabel(run.labels[k])
+                guard let timing = timings[key] ?? (untimed ? StageTimingRecord(frame: Int64(i), stage: Int32(k), startNs: 0,
+                                                                                 durationNs: 0) : nil) else {
                     throw FramelabError(.corrupt, "'\(run.path)': frame \(i) has no timing and no failure for detector \(k)")
                 }
                 let rows = (found[key] ?? []).sorted { $0.index < $1.index }
@@ -49,9 +52,11 @@ enum ShardFrames {
                 }
                 // Everything a single run's FrameResult carries is rebuilt here, the faces too (FDDB's
                 // ROC re-matches with them): the merge-equals-single tests check it.
-                return FrameResult(index: i, name: path, failure: nil, detections: detections, match: match,
-                                   startNs: UInt64(max(0, timing.startNs)), durationNs: UInt64(max(0, timing.durationNs)),
-                                   faces: truth)
+                var result = FrameResult(index: i, name: path, failure: nil, detections: detections, match: match,
+                                         startNs: UInt64(max(0, timing.startNs)), durationNs: UInt64(max(0, timing.durationNs)),
+                                         faces: truth)
+                result.timed = !untimed
+                return result
             }
             return (i, AnnotatedImage(path: path, name: path, faces: truth), results)
         }

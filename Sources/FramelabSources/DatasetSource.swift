@@ -9,7 +9,7 @@ import FramelabPipeline
 /// and the run goes on.
 public final class DatasetSource: FrameSource {
     public static let scheme = SourceScheme(
-        "dataset", usage: "dataset:FORMAT:PATH — the images of an annotated face dataset (fddb, wider, dlib, csv)"
+        "dataset", usage: "dataset:FORMAT:PATH — the images of an annotated face dataset (fddb, wider, dlib, csv, coco)"
     ) { try DatasetSource(spec: $0) }
 
     public let spec: SourceSpec

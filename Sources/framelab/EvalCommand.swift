@@ -26,17 +26,29 @@ struct EvalCommand: ParsableCommand {
             Protocols (--protocol, docs/detection.md "Official protocols"):
               \(EvalProtocols.discussion)
 
+            Saved predictions (--predictions [FORMAT:]PATH[:NAME], repeatable, mixable with --detector; docs/predictions.md):
+              \(PredictionFormat.allCases.map(\.usage).joined(separator: "\n  "))
+            The format follows the path (a folder: wider, .json: coco, another file: fddb) unless FORMAT: says it. \
+            Each set is evaluated and recorded like a detector labelled predictions:NAME (NAME: the file or folder \
+            name without extension), without timings (shown as —, null in JSON). Names find dataset images by \
+            their name without extension, or by trailing path components when those single out one image; \
+            COCO results go by image_id and need a coco: dataset. With only --predictions no image is decoded.
+
             Matching: detections in decreasing score order each take the unmatched face they overlap most \
             at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on. \
             With --out, every detection, the matching and the timings of every frame go into an HDF5 run \
             (docs/hdf5-schema.md).
             """)
 
-    @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib or csv).")
+    @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib, csv or coco).")
     var dataset: String
 
     @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...]; repeat to compare several.")
     var detectors: [String] = []
+
+    @Option(name: .customLong("predictions"), help: ArgumentHelp(
+        "Saved predictions to evaluate like a detector; repeat for several.", valueName: "[FORMAT:]PATH[:NAME]"))
+    var predictions: [String] = []
 
     @Option(name: [.customLong("workers"), .customLong("threads")],
             help: "Frame-parallel workers; each evaluates whole images with its own detector instances (--threads is an alias).")
@@ -73,7 +85,9 @@ struct EvalCommand: ParsableCommand {
     @OptionGroup var isolation: IsolationFlags
 
     func validate() throws {
-        if detectors.isEmpty { throw usageError("--detector is required (for example --detector opencv-haar)") }
+        if detectors.isEmpty && predictions.isEmpty {
+            throw usageError("--detector or --predictions is required (for example --detector opencv-haar)")
+        }
         if threads < 1 || threads > Pipeline.maxWorkers {
             throw usageError("--workers must be from 1 to \(Pipeline.maxWorkers), got \(threads)")
         }
@@ -93,6 +107,7 @@ struct EvalCommand: ParsableCommand {
         var pluginAttributes: [String: AttributeValue] = [:]
         var pluginFiles: RunElements.PluginFiles = [:]
         var registry = DetectorRegistry.builtIns
+        let saved: EvalPredictions
         do {
             protocols = try EvalProtocols(EvaluationProtocol.parseList(protocolNames))
             data = try FaceDataset.load(dataset)
@@ -111,6 +126,8 @@ struct EvalCommand: ParsableCommand {
             registry = pluginSetup.detectorRegistry
             evaluator = try DatasetEvaluator(dataset: data, detectors: specs, registry: registry,
                                              threads: threads)
+            saved = try EvalPredictions(predictions, whole: sharding.whole, positions: sharding.positions,
+                                        detectorLabels: specs.map(\.description))
             pluginAttributes = pluginSetup.attributes
             pluginFiles = pluginSetup.pluginFiles
         } catch {
@@ -118,14 +135,15 @@ struct EvalCommand: ParsableCommand {
         }
         let id = runID ?? RunIdentifier.make()
         let recorder: EvalRunWriter?
+        let labels = evaluator.specs.indices.map { evaluator.label($0) } + saved.labels
         do {
-            let labels = evaluator.specs.indices.map { evaluator.label($0) }
             let attributes = EvalRunWriter.attributes(context: commandContext, dataset: dataset, labels: labels, workers: threads,
                                                       protocols: protocols.protocols)
                 .merging(pluginAttributes) { $1 }
                 .merging(try sharding.attributes(specs: evaluator.specs, registry: registry)) { $1 }
             let elements = try RunElements.detectorRows(evaluator.specs, registry: registry, firstStage: 0,
                                                         plugins: pluginFiles)
+                + saved.elements(firstStage: evaluator.specs.count)
             recorder = try out.map {
                 try EvalRunWriter(path: $0, runID: id, attributes: attributes, labels: labels, dataset: data,
                                   images: sharding.wholePaths, frameIndices: sharding.positions, elements: elements)
@@ -138,14 +156,14 @@ struct EvalCommand: ParsableCommand {
         let progress = EvalProgress(enabled: !quiet)
         let result: DatasetEvaluator.Evaluation
         do {
-            result = try evaluator.run { done, total in progress.update(done: done, total: total) }
+            result = saved.appended(to: try evaluator.run { done, total in progress.update(done: done, total: total) }, dataset: data)
         } catch {
             progress.finish()
             try? recorder?.finish(status: "failed: \((error as? FramelabError)?.message ?? "\(error)")")
             throw failure(error)
         }
         progress.finish()
-        let rows = result.frames.indices.map { DetectorSummary(name: evaluator.label($0), frames: result.frames[$0]) }
+        let rows = result.frames.indices.map { DetectorSummary(name: labels[$0], frames: result.frames[$0]) }
         let protocolScores: [[ProtocolScores]]
         do {
             protocolScores = try protocols.score(images: data.images, frames: result.frames)
@@ -169,7 +187,7 @@ struct EvalCommand: ParsableCommand {
         }
         for (k, frames) in result.frames.enumerated() {
             for f in frames where f.failure != nil {
-                printToStandardError("framelab: warning: \(evaluator.label(k)): image \(f.index) failed: \(f.failure!)")
+                printToStandardError("framelab: warning: \(labels[k]): image \(f.index) failed: \(f.failure!)")
             }
         }
     }

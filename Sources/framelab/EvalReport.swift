@@ -14,11 +14,13 @@ enum EvalReport {
             let s = String(format: "%.\(digits)f", v)
             return String(repeating: " ", count: max(0, n - s.count)) + s
         }
+        // Saved predictions have no times: "—", never 0 ms.
+        func time(_ v: Double, _ n: Int, _ digits: Int) -> String { v.isFinite ? num(v, n, digits) : "—".leftPadded(n) }
         lines.append(pad("detector", width) + "      AP  precision  recall      F1   p50 ms   p95 ms  images/s  failed")
         for r in rows {
             lines.append(pad(r.name, width) + num(r.accuracy.averagePrecision, 8, 3) + num(r.accuracy.precision, 11, 3)
-                         + num(r.accuracy.recall, 8, 3) + num(r.accuracy.f1, 8, 3) + num(r.p50, 9, 2) + num(r.p95, 9, 2)
-                         + num(r.imagesPerSecond, 10, 1) + num(Double(r.failed), 8, 0))
+                         + num(r.accuracy.recall, 8, 3) + num(r.accuracy.f1, 8, 3) + time(r.p50, 9, 2) + time(r.p95, 9, 2)
+                         + time(r.imagesPerSecond, 10, 1) + num(Double(r.failed), 8, 0))
         }
         lines.append("AP: all-point interpolated, IoU >= 0.5 greedy matching in score order; precision/recall/F1 at the "
                      + "operating point (every box returned); ms per image: one detector call on one core; images/s = 1000 / mean ms.")
@@ -32,8 +34,8 @@ enum EvalReport {
             "detectors": rows.enumerated().map { k, r -> [String: Any] in
                 var detector: [String: Any] = [
                     "name": r.name, "ap": r.accuracy.averagePrecision, "precision": r.accuracy.precision,
-                    "recall": r.accuracy.recall, "f1": r.accuracy.f1, "p50_ms": r.p50, "p95_ms": r.p95,
-                    "images": r.images, "faces": r.faces, "images_per_second": r.imagesPerSecond, "failed": r.failed,
+                    "recall": r.accuracy.recall, "f1": r.accuracy.f1, "p50_ms": timeValue(r.p50), "p95_ms": timeValue(r.p95),
+                    "images": r.images, "faces": r.faces, "images_per_second": timeValue(r.imagesPerSecond), "failed": r.failed,
                     "true_positives": r.accuracy.truePositives, "false_positives": r.accuracy.falsePositives,
                 ]
                 // The official protocols' scores (eval --protocol), by protocol name.
@@ -46,4 +48,7 @@ enum EvalReport {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
+
+    /// A time for JSON: null when absent (saved predictions have no times).
+    private static func timeValue(_ v: Double) -> Any { v.isFinite ? v : NSNull() }
 }

@@ -16,7 +16,8 @@ struct Framelab: ParsableCommand {
         version: FramelabVersionInfo.text,
         subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self, PluginsCommand.self,
                       DevicesCommand.self, EvalCommand.self, DetectorsCommand.self, DatasetCommand.self,
-                      BenchCommand.self, MergeCommand.self, SubmitCommand.self, RecoverCommand.self]
+                      BenchCommand.self, MergeCommand.self, SubmitCommand.self, RecoverCommand.self,
+                      ExportCommand.self]
     )
 
     /// Process-wide settings belong to the program, not to a library as it loads: they are

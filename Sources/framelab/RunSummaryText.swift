@@ -43,6 +43,13 @@ enum RunSummaryText {
         var lines = ["  " + "stage".padding(toLength: width, withPad: " ", startingAt: 0)
                      + " frames   p50 ms   p95 ms   p99 ms   max ms " + budgets.map { $0.leftPadded(9) }.joined()]
         for s in run.stages + (run.end_to_end.map { [$0] } ?? []) {
+            // A stage with no timed frame (saved predictions, a detector that failed everywhere) has no times.
+            if s.frames == 0 {
+                lines.append("  " + s.name.padding(toLength: width, withPad: " ", startingAt: 0) + String(format: " %6d", 0)
+                             + String(repeating: milliseconds(nil), count: 4) + " "
+                             + String(repeating: "—".leftPadded(9), count: FrameBudget.rates.count))
+                continue
+            }
             let shares = FrameBudget.rates.map { String(format: "%8.1f%%", 100 * (s.over_budget[String($0)] ?? 0)) }
             lines.append("  " + s.name.padding(toLength: width, withPad: " ", startingAt: 0)
                          + String(format: " %6d %8.2f %8.2f %8.2f %8.2f ", s.frames, s.p50_ms, s.p95_ms, s.p99_ms, s.max_ms)
@@ -64,8 +71,8 @@ enum RunSummaryText {
                 + "      AP  precision  recall      F1   p50 ms   p95 ms  images  failed"]
             + rows.map { r in
                 "  " + r.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                    + String(format: " %7.3f %10.3f %7.3f %7.3f %8.2f %8.2f %7d %7d", r.ap, r.precision, r.recall, r.f1,
-                             r.p50_ms, r.p95_ms, r.images, r.failed)
+                    + String(format: " %7.3f %10.3f %7.3f %7.3f", r.ap, r.precision, r.recall, r.f1)
+                    + milliseconds(r.p50_ms) + milliseconds(r.p95_ms) + String(format: " %7d %7d", r.images, r.failed)
             }
     }
 
@@ -78,6 +85,12 @@ enum RunSummaryText {
             metrics[key, default: []].append(r.metric + " " + (r.value.map { String(format: "%.4f", $0) } ?? "n/a"))
         }
         return order.map { "  " + $0 + "  " + (metrics[$0] ?? []).joined(separator: "  ") }
+    }
+
+    /// A time column: " %8.2f", or "—" right-aligned when there is no time (saved predictions).
+    static func milliseconds(_ ms: Double?) -> String {
+        guard let ms, ms.isFinite else { return " " + "—".leftPadded(8) }
+        return String(format: " %8.2f", ms)
     }
 
     private static func benchTable(_ cases: [RunSummary.BenchCase]) -> [String] {
