@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on bundled default data, all recorded into out/demo.h5 (one file, many runs):
 #  1. a filter chain over the synthetic camera, with its per-stage report;
-#  2. three face detectors evaluated on the bundled photographs (Datasets/sample);
+#  2. every installed face detector evaluated on the bundled photographs (Datasets/sample) under
+#     Framelab's, the WIDER FACE kit's and FDDB's protocols;
 #  3. a short filter benchmark: SIMD, recipe and OpenCV side by side, with the frame-budget table.
 # Then `bash scripts/notebooks.sh` turns out/demo.h5 into HTML reports.
 set -euo pipefail
@@ -24,8 +25,8 @@ echo
 echo "== framelab report out/demo.h5 --run demo-$stamp"
 "$bin" report out/demo.h5 --run "demo-$stamp"
 echo
-echo "== framelab eval: three face detectors on the bundled photographs (Datasets/sample)"
-"$bin" eval --dataset csv:Datasets/sample/faces.csv --detector opencv-haar --detector opencv-lbp --detector cascade \
+echo "== framelab eval: every installed face detector on the bundled photographs (Datasets/sample), three protocols"
+"$bin" eval --dataset csv:Datasets/sample/faces.csv --all-detectors --protocol framelab,wider,fddb --workers 2 \
     --out out/demo.h5 --run-id "eval-$stamp"
 echo
 echo "== framelab bench filters: five colour filters and the four-operation chain"

@@ -46,6 +46,16 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...]; repeat to compare several.")
     var detectors: [String] = []
 
+    @Flag(name: .customLong("all-detectors"), help: ArgumentHelp(
+        "Also every detector `framelab detectors` lists as available (built-in and plugin), with default parameters.",
+        discussion: "Those whose default model files are missing are skipped with one warning line each."))
+    var allDetectors = false
+
+    @Option(name: .customLong("roc-dir"), help: ArgumentHelp(
+        "With --protocol fddb: write each detector's DiscROC.txt and ContROC.txt, as FDDB's evaluation program does, into DIR/LABEL/.",
+        valueName: "DIR"))
+    var rocDirectory: String?
+
     @Option(name: .customLong("predictions"), help: ArgumentHelp(
         "Saved predictions to evaluate like a detector; repeat for several.", valueName: "[FORMAT:]PATH[:NAME]"))
     var predictions: [String] = []
@@ -85,7 +95,10 @@ struct EvalCommand: ParsableCommand {
     @OptionGroup var isolation: IsolationFlags
 
     func validate() throws {
-        if detectors.isEmpty && predictions.isEmpty {
+        if rocDirectory != nil, !((try? EvaluationProtocol.parseList(protocolNames)) ?? []).contains(.fddb) {
+            throw usageError("--roc-dir needs --protocol fddb")
+        }
+        if detectors.isEmpty && predictions.isEmpty && !allDetectors {
             throw usageError("--detector or --predictions is required (for example --detector opencv-haar)")
         }
         if threads < 1 || threads > Pipeline.maxWorkers {
@@ -114,6 +127,7 @@ struct EvalCommand: ParsableCommand {
             if let limit { data.images = Array(data.images.prefix(limit)) }
             sharding = try EvalSharding.select(&data, option: shard, countOption: shardCount)
             var specs = try detectors.map { try ElementSpec(parsing: $0) }
+            if allDetectors { specs += EvalAllDetectors.available(plugins: plugins, besides: specs) }
             // YuNet needs a model file the user brings; without one it is skipped, not fatal.
             let withoutModel = specs.filter { $0.name == "opencv-yunet" && !$0.arguments.contains { $0.key == "model" } }
             if !withoutModel.isEmpty && withoutModel.count < specs.count {
@@ -169,6 +183,7 @@ struct EvalCommand: ParsableCommand {
             protocolScores = try protocols.score(images: data.images, frames: result.frames)
             recorder?.record(result, summaries: rows, protocolScores: protocolScores)
             try recorder?.finish(status: "completed", wallSeconds: result.wallSeconds)
+            if let rocDirectory { try FDDBROCFiles.write(protocolScores, labels: labels, into: rocDirectory) }
         } catch {
             throw failure(error)
         }

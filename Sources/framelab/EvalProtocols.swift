@@ -45,7 +45,7 @@ struct EvalProtocols {
             var notes: [String] = []
             for (k, detector) in scores.enumerated() where p < detector.count {
                 let values = zip(names, columns).map { name, w in
-                    "  " + (detector[p].metric(name).map { $0.isNaN ? "n/a" : String(format: "%.4f", $0) } ?? "-").leftPadded(w)
+                    "  " + (detector[p].metric(name).map { Self.metricText(name, $0) } ?? "-").leftPadded(w)
                 }
                 lines.append(labels[k].padding(toLength: width, withPad: " ", startingAt: 0) + values.joined())
                 for note in detector[p].notes where !notes.contains(note) { notes.append(note) }
@@ -53,6 +53,13 @@ struct EvalProtocols {
             lines += notes.map { "note: " + $0 }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A metric as printed: counts (`faces`) whole, rates and precisions to four places.
+    static func metricText(_ name: String, _ value: Double) -> String {
+        if value.isNaN { return "n/a" }
+        if name == "faces", let whole = Int(exactly: value) { return "\(whole)" }
+        return String(format: "%.4f", value)
     }
 
     /// One detector's protocol scores for --json: {"wider": {"metrics": {...}, "curves":
