@@ -12,7 +12,8 @@ public final class YuNetDetector: FaceDetector {
     public init(modelPath: String, scoreThreshold: Double, nmsThreshold: Double, topK: Int) throws {
         guard !modelPath.isEmpty else {
             throw FramelabError(.badInput, "detector 'opencv-yunet' needs a YuNet ONNX model: "
-                + "--detector opencv-yunet:model=PATH (for example face_detection_yunet_2022mar.onnx); skipped")
+                + "--detector opencv-yunet:model=PATH (OpenCV 4.6 loads the 2022mar model, face_detection_yunet_2022mar.onnx, "
+                + "not the 2023mar one; no package ships it); skipped")
         }
         detector = try YuNetFaceDetector(modelPath: modelPath, scoreThreshold: scoreThreshold,
                                          nmsThreshold: nmsThreshold, topK: topK)
