@@ -19,7 +19,11 @@ let package = Package(
     targets: [
         // System libraries, found through pkg-config. Nothing Swift imports these
         // directly: they carry compiler and linker flags to the shim targets.
-        .systemLibrary(name: "COpenCVSystem", path: "Sources/COpenCVSystem", pkgConfig: "opencv4",
+        // OpenCV: only the seven modules Framelab calls are linked (CFramelabCV's linker settings), not the 55
+        // `pkg-config --libs opencv4` names. Those pull in Qt, VTK, GDAL and Tesseract with its
+        // own OpenMP runtime: start-up takes twice as long, and a plugin's OpenMP calls bind to
+        // that runtime, initialised before Framelab can hold it to one thread.
+        .systemLibrary(name: "COpenCVSystem", path: "Sources/COpenCVSystem",
                        providers: [.apt(["libopencv-dev"])]),
         .systemLibrary(name: "CHDF5System", path: "Sources/CHDF5System", pkgConfig: "hdf5",
                        providers: [.apt(["libhdf5-dev"])]),
@@ -31,7 +35,9 @@ let package = Package(
 
         // The one place that talks C++: an extern "C" surface over OpenCV.
         .target(name: "CFramelabCV", dependencies: ["COpenCVSystem"],
-                cxxSettings: [.unsafeFlags(["-O2"])]),
+                cxxSettings: [.unsafeFlags(["-O2", "-I/usr/include/opencv4"])],
+                linkerSettings: ["core", "imgproc", "imgcodecs", "videoio", "objdetect", "dnn", "highgui"]
+                    .map { .linkedLibrary("opencv_" + $0) }),
         // HDF5's constants are macros Swift cannot import; this shim returns them.
         .target(name: "CHDF5", dependencies: ["CHDF5System"]),
         // V4L2 request codes and non-variadic libv4l2 calls, which Swift cannot import.

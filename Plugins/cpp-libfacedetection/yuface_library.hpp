@@ -49,9 +49,17 @@ public:
 
     DetectFunction detect() const { return detect_; }
 
+    /// Holds the library's OpenMP parallel regions started from the calling thread to `n`
+    /// threads (OpenMP's thread count is per calling thread, so this is called before each
+    /// detection). A no-op when no OpenMP runtime is found.
+    void use_threads(int n) const {
+        if (set_threads_ != nullptr) set_threads_(n);
+    }
+
 private:
     void *handle_ = nullptr;
     DetectFunction detect_ = nullptr;
+    void (*set_threads_)(int) = nullptr;
 };
 
 }  // namespace yuface

@@ -1,1 +1,2 @@
-// Carrier for OpenCV's pkg-config flags; CFramelabCV includes OpenCV itself.
+// Carrier for the OpenCV libraries Framelab links (module.modulemap); CFramelabCV includes
+// OpenCV itself, from /usr/include/opencv4.

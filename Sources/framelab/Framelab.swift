@@ -26,6 +26,7 @@ struct Framelab: ParsableCommand {
     /// in the first kernel.
     static func main() {
         VideoLogs.quiet()
+        LibraryThreads.limitToOne()
         if case .failure(let error) = KernelLevel.chosen {
             exit(withError: failure(error))
         }
