@@ -99,7 +99,7 @@ struct EvalCommand: ParsableCommand {
             throw usageError("--roc-dir needs --protocol fddb")
         }
         if detectors.isEmpty && predictions.isEmpty && !allDetectors {
-            throw usageError("--detector or --predictions is required (for example --detector opencv-haar)")
+            throw usageError("--detector, --all-detectors or --predictions is required (for example --detector opencv-haar)")
         }
         if threads < 1 || threads > Pipeline.maxWorkers {
             throw usageError("--workers must be from 1 to \(Pipeline.maxWorkers), got \(threads)")

@@ -145,7 +145,7 @@ import Testing
                                              "--detector", "cascade", "--thread", "2"])
         #expect(typo.status != 0 && typo.stderr.contains("--thread") && typo.stderr.split(separator: "\n").count == 1, "\(typo.stderr)")
         let invalid = try TestSupport.framelab(["submit", "slurm", "--shards", "2", "--dry-run", "--", "eval", "--dataset", "csv:x.csv"])
-        #expect(invalid.status != 0 && invalid.stderr.contains("--detector is required")
+        #expect(invalid.status != 0 && invalid.stderr.contains("--all-detectors or --predictions is required")
                 && invalid.stderr.split(separator: "\n").count == 1, "\(invalid.stderr)")
     }
 }
