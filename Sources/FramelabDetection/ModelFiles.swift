@@ -17,19 +17,10 @@ public enum ModelFiles {
     }
 
     /// `Datasets/models` of the checkout holding the running executable, when it exists.
-    /// `.build/release` is a symlink to `.build/<triple>/release`, so the checkout is found
-    /// as the parent of the `.build` folder on the executable's resolved path, else as
-    /// `<exe dir>/../..` (an executable copied out of `.build`).
     static var checkoutDirectory: String? {
-        guard let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? Bundle.main.executablePath else { return nil }
-        var dir = URL(fileURLWithPath: exe).resolvingSymlinksInPath().deletingLastPathComponent()
-        var candidates = [dir.deletingLastPathComponent().deletingLastPathComponent()]
-        while dir.path != "/" {
-            if dir.lastPathComponent == ".build" { candidates.insert(dir.deletingLastPathComponent(), at: 0); break }
-            dir = dir.deletingLastPathComponent()
-        }
-        return candidates.map { $0.appendingPathComponent("Datasets/models").path }.first(where: isDirectory)
+        guard let root = Checkout.root else { return nil }
+        let models = (root as NSString).appendingPathComponent("Datasets/models")
+        return isDirectory(models) ? models : nil
     }
 
     /// `relative` (such as `centerface.onnx` or `mtcnn/pnet.onnx`) under `directory`.

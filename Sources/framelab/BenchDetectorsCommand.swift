@@ -44,7 +44,7 @@ struct BenchDetectorsCommand: ParsableCommand {
     @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...] for the speed part (repeatable; default every installed detector).")
     var detectors: [String] = []
 
-    @Option(name: .long, help: "The photograph the speed part resizes to each frame size.")
+    @Option(name: .long, help: "The photograph the speed part resizes to each frame size (the defaults of --image, --dataset and --sample-images are found in the checkout framelab was built in when not under the working folder).")
     var image = "Datasets/sample/images/astronaut.png"
 
     @Flag(name: .long, help: "Print no progress lines.")
@@ -90,7 +90,7 @@ struct BenchDetectorsCommand: ParsableCommand {
             let chosen = Set(parts.isEmpty ? Part.allCases : parts)
             var speed: DetectorSpeedReport?
             if chosen.contains(.speed) {
-                speed = try DetectorSpeedReport.measure(detectors: detectors, image: image, repeats: repeats,
+                speed = try DetectorSpeedReport.measure(detectors: detectors, image: Checkout.resolve(image), repeats: repeats,
                                                         plugins: plugins, progress: !quiet)
                 if !json { speed?.printText() }
             }
@@ -98,7 +98,7 @@ struct BenchDetectorsCommand: ParsableCommand {
                 if json { try printJSON([], nil, speed) }
                 return
             }
-            let data = try FaceDataset.load(dataset)
+            let data = try FaceDataset.load(Checkout.resolveDataset(dataset))
             let images = data.images.compactMap { try? ImageCodec.read($0.path, as: .gray8) }
             guard !images.isEmpty else { throw FramelabError(.badInput, "dataset '\(dataset)': no readable images") }
             let xmls = cascades.isEmpty ? [CascadeFiles.haarFrontalFace, CascadeFiles.haarFrontalFaceAlt2] : cascades
@@ -108,7 +108,7 @@ struct BenchDetectorsCommand: ParsableCommand {
                 ? try DetectorBenchmark.compareCascades(images: images, cascades: xmls, settings: settings, repeats: repeats) : []
             var scaling: DetectorBenchmark.ThreadScaling?
             if composites > 0 && chosen.contains(.threads) {
-                let (composite, dir) = try BenchComposites.generate(count: composites, sampleImages: sampleImages)
+                let (composite, dir) = try BenchComposites.generate(count: composites, sampleImages: Checkout.resolve(sampleImages))
                 defer { try? FileManager.default.removeItem(at: dir) }
                 let specs = try ["opencv-haar", "opencv-lbp", "cascade"].map { try ElementSpec(parsing: $0) }
                 scaling = try DetectorBenchmark.evaluationScaling(dataset: composite, detectors: specs, repeats: max(1, repeats / 2))

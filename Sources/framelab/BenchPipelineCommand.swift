@@ -69,7 +69,7 @@ struct BenchPipelineCommand: ParsableCommand {
         var scaling: DetectorBenchmark.ThreadScaling?
         if composites > 0 {
             progress("part 2: eval of cascade on \(composites) composites, workers 1 vs 2")
-            let (dataset, dir) = try BenchComposites.generate(count: composites, sampleImages: sampleImages)
+            let (dataset, dir) = try BenchComposites.generate(count: composites, sampleImages: Checkout.resolve(sampleImages))
             defer { try? FileManager.default.removeItem(at: dir) }
             scaling = try DetectorBenchmark.evaluationScaling(dataset: dataset, detectors: [ElementSpec(name: "cascade")],
                                                               repeats: repeats)

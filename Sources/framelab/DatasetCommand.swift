@@ -27,7 +27,7 @@ struct DatasetComposeCommand: ParsableCommand {
     @Option(name: .long, help: "Random seed.")
     var seed: UInt64 = 1
 
-    @Option(name: .customLong("sample-images"), help: "Folder with lfw_subset.npy and the background photos.")
+    @Option(name: .customLong("sample-images"), help: "Folder with lfw_subset.npy and the background photos (default: the bundled sample, found in the checkout framelab was built in when not under the working folder).")
     var sampleImages = "Datasets/sample/images"
 
     func validate() throws {
@@ -36,6 +36,7 @@ struct DatasetComposeCommand: ParsableCommand {
 
     func run() throws {
         do {
+            let sampleImages = Checkout.resolve(self.sampleImages)
             let backgrounds = ["brick.png", "grass.png", "gravel.png", "coffee.png"].map { sampleImages + "/" + $0 }
             let d = try CompositeGenerator(lfwSubset: sampleImages + "/lfw_subset.npy", backgrounds: backgrounds, seed: seed)
                 .generate(count: count, into: out)

@@ -35,4 +35,19 @@ import Testing
         let bad = try TestSupport.framelab(["bench", "detectors", "--part", "speed", "--detector", "nope"])
         #expect(bad.status != 0 && bad.stderr.contains("'nope'"))
     }
+
+    /// The bundled-sample defaults of `bench detectors` and `dataset compose` are found in the
+    /// checkout framelab was built in when the working folder is elsewhere.
+    @Test func defaultsFindTheBundledSampleFromAnotherFolder() throws {
+        let dir = try TestSupport.makeTemporaryDirectory("elsewhere")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bench = try TestSupport.run("/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" bench detectors --part speed --detector cascade "
+                                                      + "--repeats 1 --quiet --json", "sh", dir.path, TestSupport.framelabBinary])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        #expect(bench.stdout.contains("\"speed\""))
+        let out = dir.appendingPathComponent("composites").path
+        let compose = try TestSupport.run("/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" dataset compose --count 2 --out \"$3\"",
+                                                        "sh", dir.path, TestSupport.framelabBinary, out])
+        #expect(compose.status == 0, "\(compose.stderr)")
+    }
 }
