@@ -47,12 +47,13 @@ struct EvaluationCollector {
         }
         let item = dataset.images[outcome.index]
         let found = Dictionary(outcome.annotations.all(DetectedFaces.self).map { ($0.stage, $0.faces) }) { a, _ in a }
-        let empty = FrameMatch(outcomes: [], matchedDetection: [], faces: 0)
         for k in frames.indices {
             let time = timings[k] ?? (outcome.arrival, 0)
             if let reason = sourceFailure ?? failures[k] {
+                // The image's faces are still there to find: they count as misses, not as nothing.
                 frames[k].append(FrameResult(index: outcome.index, name: item.name, failure: reason, detections: [],
-                                             match: empty, startNs: time.start, durationNs: time.duration))
+                                             match: FaceMatching.match([], item.faces), startNs: time.start,
+                                             durationNs: time.duration, faces: item.faces))
                 continue
             }
             let detections = found[k] ?? []

@@ -62,14 +62,14 @@ public struct FDDBImage: Sendable {
     }
 
     /// The images of `dataset` with the detections of `frames` (one detector's results in
-    /// dataset order, as `DatasetEvaluator` returns them). Frames that failed (missing or
-    /// corrupt image, detector error) are left out, as Framelab's other metrics leave them.
+    /// dataset order, as `DatasetEvaluator` returns them). A frame that failed (missing or
+    /// corrupt image, detector error) has no detections: its faces count as misses.
     public static func images(dataset: FaceDataset, frames: [FrameResult]) throws -> [FDDBImage] {
-        try frames.filter { $0.failure == nil }.map { frame in
+        try frames.map { frame in
             guard dataset.images.indices.contains(frame.index) else {
                 throw FramelabError(.badInput, "frame \(frame.index) ('\(frame.name)') is not an image of \(dataset.name)")
             }
-            return try FDDBImage(annotated: dataset.images[frame.index], detections: frame.detections)
+            return try FDDBImage(annotated: dataset.images[frame.index], detections: frame.failure == nil ? frame.detections : [])
         }
     }
 }

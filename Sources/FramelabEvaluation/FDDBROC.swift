@@ -35,8 +35,9 @@ public struct FDDBROC: Sendable {
     public init(frames: [FrameResult], threshold: Double = FaceMatching.defaultThreshold) {
         var steps: [Step] = []
         var faces = 0
-        for f in frames where f.failure == nil {
-            faces += f.match.faces
+        for f in frames {
+            faces += f.match.faces   // a failed frame's faces too: they are misses
+            guard f.failure == nil else { continue }
             if f.faces.isEmpty && f.match.faces > 0 {
                 steps += Self.recordedSteps(f)
             } else {

@@ -34,8 +34,8 @@ enum ShardFrames {
                 let key = Key(i, k)
                 if let reason = failures[key] {
                     let ns = durationNs[.init(frame: i, detector: k)] ?? 0
-                    return FrameResult(index: i, name: path, failure: reason, detections: [], match: FaceMatching.match([], []),
-                                       startNs: UInt64(max(0, record.arrivalNs)), durationNs: UInt64(max(0, ns)))
+                    return FrameResult(index: i, name: path, failure: reason, detections: [], match: FaceMatching.match([], truth),
+                                       startNs: UInt64(max(0, record.arrivalNs)), durationNs: UInt64(max(0, ns)), faces: truth)
                 }
                 // Saved predictions (eval --predictions) are recorded without timings.
                 let untimed = PredictionSet.isPredictionLabel(run.labels[k])
