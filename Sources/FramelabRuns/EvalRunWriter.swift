@@ -80,38 +80,53 @@ public final class EvalRunWriter {
     /// `frames`: per detector, per image of `dataset`; `protocolScores`: per detector, its
     /// scores under each official protocol.
     public func record(frames results: [[FrameResult]], summaries: [DetectorSummary], protocolScores: [[ProtocolScores]] = []) {
-        var tables = DetectionTables()
-        for (position, image) in dataset.images.enumerated() {
-            let i = frameIndices[position]
-            // Numbered by their place in the whole dataset (frame_matches takes it from `index`).
-            let frames = results.map { detector -> FrameResult in
-                var r = detector[position]
-                r.index = i
-                return r
-            }
-            // The image "arrives" when its first detector starts; its latency runs to the end of the last.
-            // Saved predictions have no times: they take no part.
-            let ran = frames.filter { $0.failure == nil && $0.timed }
-            let arrival = frames.filter(\.timed).map(\.startNs).min() ?? 0
-            let done = ran.map { $0.startNs &+ $0.durationNs }.max()
-            writer.append(FrameRecord(index: Int64(i), ptsNs: 0, arrivalNs: Int64(arrival), dropped: false,
-                                      failed: frames.contains { $0.failure != nil }, queueWaitNs: done == nil ? -1 : 0,
-                                      latencyNs: done.map { Int64(clamping: $0 &- arrival) } ?? -1))
-            tables.add(frame: i, faces: image.faces)
-            tables.addWiderSubsets(frame: i, faces: image.faces)
-            for (k, frame) in frames.enumerated() {
-                tables.add(frame, detector: k)
-                if let reason = frame.failure {
-                    writer.append(FailureRecord(frame: Int64(i), stage: Int32(k), reason: reason))
-                    continue
-                }
-                if frame.timed {
-                    writer.append(StageTimingRecord(frame: Int64(i), stage: Int32(k), startNs: Int64(frame.startNs),
-                                                    durationNs: Int64(frame.durationNs)))
-                }
-                tables.add(frame: i, detector: k, frame.detections, outcomes: frame.match.outcomes)
-            }
+        for position in dataset.images.indices { recordImage(position, results.map { $0[position] }) }
+        recordScores(summaries: summaries, protocolScores: protocolScores)
+    }
+
+    /// One image's rows as soon as it is evaluated (`framelab eval` records as it goes, so an
+    /// interrupted evaluation keeps what it did): its frame, timings and failures, ground
+    /// truth, detections and matches. `position`: the image's place in `dataset`;
+    /// `frames`: each detector's result on it.
+    public func recordImage(_ position: Int, _ results: [FrameResult]) {
+        let image = dataset.images[position]
+        let i = frameIndices[position]
+        // Numbered by their place in the whole dataset (frame_matches takes it from `index`).
+        let frames = results.map { r -> FrameResult in
+            var r = r
+            r.index = i
+            return r
         }
+        // The image "arrives" when its first detector starts; its latency runs to the end of the last.
+        // Saved predictions have no times: they take no part.
+        let ran = frames.filter { $0.failure == nil && $0.timed }
+        let arrival = frames.filter(\.timed).map(\.startNs).min() ?? 0
+        let done = ran.map { $0.startNs &+ $0.durationNs }.max()
+        writer.append(FrameRecord(index: Int64(i), ptsNs: 0, arrivalNs: Int64(arrival), dropped: false,
+                                  failed: frames.contains { $0.failure != nil }, queueWaitNs: done == nil ? -1 : 0,
+                                  latencyNs: done.map { Int64(clamping: $0 &- arrival) } ?? -1))
+        var tables = DetectionTables()
+        tables.add(frame: i, faces: image.faces)
+        tables.addWiderSubsets(frame: i, faces: image.faces)
+        for (k, frame) in frames.enumerated() {
+            tables.add(frame, detector: k)
+            if let reason = frame.failure {
+                writer.append(FailureRecord(frame: Int64(i), stage: Int32(k), reason: reason))
+                continue
+            }
+            if frame.timed {
+                writer.append(StageTimingRecord(frame: Int64(i), stage: Int32(k), startNs: Int64(frame.startNs),
+                                                durationNs: Int64(frame.durationNs)))
+            }
+            tables.add(frame: i, detector: k, frame.detections, outcomes: frame.match.outcomes)
+        }
+        tables.flush(to: writer)
+    }
+
+    /// The scores over the images recorded: per detector its metrics and curves, and its
+    /// scores under each official protocol.
+    public func recordScores(summaries: [DetectorSummary], protocolScores: [[ProtocolScores]] = []) {
+        var tables = DetectionTables()
         for (k, s) in summaries.enumerated() { tables.add(s, detector: k) }
         for (k, scores) in protocolScores.enumerated() {
             for s in scores { tables.add(s, detector: k) }

@@ -37,7 +37,9 @@ struct EvalCommand: ParsableCommand {
             Matching: detections in decreasing score order each take the unmatched face they overlap most \
             at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on. \
             With --out, every detection, the matching and the timings of every frame go into an HDF5 run \
-            (docs/hdf5-schema.md).
+            (docs/hdf5-schema.md), each image as soon as it is evaluated. SIGINT or SIGTERM stops after the \
+            images in progress: the scores cover the images done, the run is marked interrupted, and the exit \
+            status is 130 or 143.
             """)
 
     @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib, csv or coco).")
@@ -168,33 +170,50 @@ struct EvalCommand: ParsableCommand {
         if let summary = sharding.summary, !quiet { printToStandardError(summary) }
 
         let progress = EvalProgress(enabled: !quiet)
-        let result: DatasetEvaluator.Evaluation
+        // Each image is recorded as soon as every detector is done with it (the writer flushes
+        // every 0.5 s), so SIGINT/SIGTERM or a crash keep what was evaluated.
+        let savedFrames = saved.frames(for: data)
+        let interrupt = InterruptHandler { evaluator.requestStop() }
+        defer { interrupt.cancel() }
+        let evaluation: DatasetEvaluator.Evaluation
         do {
-            result = saved.appended(to: try evaluator.run { done, total in progress.update(done: done, total: total) }, dataset: data)
+            evaluation = try evaluator.run(progress: { progress.update(done: $0, total: $1) }) { position, results in
+                recorder?.recordImage(position, results + savedFrames.map { $0[position] })
+            }
         } catch {
             progress.finish()
             try? recorder?.finish(status: "failed: \((error as? FramelabError)?.message ?? "\(error)")")
             throw failure(error)
         }
         progress.finish()
+        // Detectors finish images in dataset order: a stopped evaluation has done the first `count`.
+        let count = evaluator.specs.isEmpty ? data.images.count : evaluation.frames.first?.count ?? 0
+        if evaluator.specs.isEmpty {
+            for position in 0..<count { recorder?.recordImage(position, savedFrames.map { $0[position] }) }
+        }
+        var evaluated = data
+        evaluated.images = Array(data.images.prefix(count))
+        let result = DatasetEvaluator.Evaluation(frames: evaluation.frames + savedFrames.map { Array($0.prefix(count)) },
+                                                 wallSeconds: evaluation.wallSeconds)
         let rows = result.frames.indices.map { DetectorSummary(name: labels[$0], frames: result.frames[$0]) }
         let protocolScores: [[ProtocolScores]]
         do {
-            protocolScores = try protocols.score(images: data.images, frames: result.frames)
-            recorder?.record(result, summaries: rows, protocolScores: protocolScores)
-            try recorder?.finish(status: "completed", wallSeconds: result.wallSeconds)
+            protocolScores = try protocols.score(images: evaluated.images, frames: result.frames)
+            recorder?.recordScores(summaries: rows, protocolScores: protocolScores)
+            try recorder?.finish(status: evaluator.wasStopped ? "interrupted" : "completed", wallSeconds: result.wallSeconds)
             if let rocDirectory { try FDDBROCFiles.write(protocolScores, labels: labels, into: rocDirectory) }
         } catch {
             throw failure(error)
         }
 
-        let faces = data.faceCount
+        let faces = evaluated.faceCount
         if json {
-            print(try EvalReport.json(rows, dataset: dataset, images: data.images.count, faces: faces, workers: threads,
+            print(try EvalReport.json(rows, dataset: dataset, images: count, faces: faces, workers: threads,
                                       wallSeconds: result.wallSeconds, out: out, runID: out == nil ? nil : id,
                                       protocolScores: protocolScores))
         } else {
-            print(EvalReport.table(rows, dataset: dataset, images: data.images.count, faces: faces, workers: threads,
+            if evaluator.wasStopped { print("stopped after \(count) of \(data.images.count) images: scores over those") }
+            print(EvalReport.table(rows, dataset: dataset, images: count, faces: faces, workers: threads,
                                    wallSeconds: result.wallSeconds))
             let protocolTable = EvalProtocols.table(protocolScores, labels: rows.map(\.name))
             if !protocolTable.isEmpty { print(protocolTable) }
@@ -205,5 +224,7 @@ struct EvalCommand: ParsableCommand {
                 printToStandardError("framelab: warning: \(labels[k]): image \(f.index) failed: \(f.failure!)")
             }
         }
+        // Stopped by a signal: the record is kept and the exit says so, as a shell reports a killed process.
+        if evaluator.wasStopped, let signal = interrupt.received { throw ExitCode(128 + signal) }
     }
 }

@@ -25,9 +25,7 @@ struct EvalPredictions {
 
     func elements(firstStage: Int) -> [ElementRow] { RunElements.predictionRows(sets, firstStage: firstStage) }
 
-    /// The detectors' evaluation with one untimed result list per prediction set after them.
-    func appended(to evaluation: DatasetEvaluator.Evaluation, dataset: FaceDataset) -> DatasetEvaluator.Evaluation {
-        DatasetEvaluator.Evaluation(frames: evaluation.frames + sets.map { $0.frames(for: dataset) },
-                                    wallSeconds: evaluation.wallSeconds)
-    }
+    /// Per prediction set, its untimed results on each image of `dataset` (they follow the
+    /// detectors' results).
+    func frames(for dataset: FaceDataset) -> [[FrameResult]] { sets.map { $0.frames(for: dataset) } }
 }
