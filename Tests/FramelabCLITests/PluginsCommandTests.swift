@@ -255,6 +255,42 @@ import Testing
         #expect(run["failed"] as? Int == 6 && run["status"] as? String == "completed")
     }
 
+    /// A worker stuck in plugin code never reads again, so it cannot see its host go: it
+    /// watches its parent and ends when the host is killed (issue: a hung worker outlived its
+    /// host at 99% CPU).
+    @Test func aHungIsolatedWorkerEndsWhenItsHostIsKilled() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let plugin = try PluginBuilder.broken("HANG", in: dir)
+        let host = Process()
+        host.executableURL = URL(fileURLWithPath: TestSupport.framelabBinary)
+        host.arguments = ["run", "--source", "synthetic:64x48@50", "--frames", "5", "--plugin-path", plugin, "--filter", "broken",
+                          "--isolate", "--plugin-timeout", "600000", "--quiet"]
+        host.standardOutput = FileHandle.nullDevice
+        host.standardError = FileHandle.nullDevice
+        try host.run()
+        // The trial's worker (and then the run's) hangs in the first call: find it, kill the host.
+        func workers() -> [Int32] {
+            let r = try? TestSupport.run("/usr/bin/pgrep", ["-P", "\(host.processIdentifier)", "-f", "framelab-plugin-worker"])
+            return (r?.stdout ?? "").split(separator: "\n").compactMap { Int32($0) }
+        }
+        var found: [Int32] = []
+        let deadline = Date().addingTimeInterval(30)
+        while found.isEmpty && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            found = workers()
+        }
+        try #require(!found.isEmpty, "no worker started")
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(host.processIdentifier, SIGKILL)
+        // Each orphaned worker is gone within a few watch intervals.
+        let gone = Date().addingTimeInterval(5)
+        while Date() < gone && found.contains(where: { kill($0, 0) == 0 }) { Thread.sleep(forTimeInterval: 0.1) }
+        let survivors = found.filter { kill($0, 0) == 0 }
+        for pid in survivors { kill(pid, SIGKILL) }  // cleaned up before the host is reaped (it waits for them)
+        host.waitUntilExit()
+        #expect(survivors.isEmpty, "workers \(survivors) outlived their host")
+    }
+
     @Test func helpDescribesThePluginCommands() throws {
         let plugins = try TestSupport.framelab(["plugins", "--help"])
         for word in ["list", "describe", "check", "sdk", "FRAMELAB_PLUGIN_PATH"] { #expect(plugins.stdout.contains(word)) }

@@ -15,6 +15,7 @@ public enum PluginWorker {
     static let sharedMemoryDescriptor: Int32 = 3
 
     public static func main(_ arguments: [String]) -> Int32 {
+        ParentWatch.start()
         let requests = dup(0), responses = dup(1)
         dup2(2, 1)
         guard arguments.count >= 2 else {
