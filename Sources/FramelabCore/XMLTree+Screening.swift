@@ -2,23 +2,35 @@ import Foundation
 
 extension XMLTree {
     /// Why the bytes must not reach Foundation's XMLParser, with the line; nil when they may.
-    /// On Linux it crashes on some broken files (found by fuzzing): a NUL byte can leave it
-    /// parsing with a freed libxml2 context, and bytes that are not UTF-8 can reach its
-    /// element callbacks, which trap on them. XML forbids NUL everywhere, so a file with one is
-    /// not UTF-8 or Latin-1 XML (UTF-16 and UTF-32 files are not read); other encodings are
-    /// read when the XML declaration names one (libxml2 converts them).
+    /// On Linux it crashes on some broken files (found by fuzzing): after a NUL byte, or an
+    /// encoding switch gone wrong, libxml2's error callback can leave it parsing on with a
+    /// freed context; bytes that are not UTF-8 can reach its element callbacks, which trap
+    /// on them. So Framelab reads UTF-8 (or ASCII) XML only, which dlib's imglab and OpenCV
+    /// write: XML forbids NUL everywhere, and a declaration naming another encoding is refused.
     static func unreadable(_ data: Data) -> (line: Int, why: String)? {
         func line(at offset: Int) -> Int { 1 + data.prefix(offset).filter { $0 == 0x0A }.count }
         if let nul = data.firstIndex(of: 0) {
             return (line(at: nul - data.startIndex), "a NUL byte: not UTF-8 XML (UTF-16 and UTF-32 files are not read)")
         }
-        if String(validating: data, as: UTF8.self) == nil {
-            let prolog = String(decoding: data.prefix(200), as: UTF8.self)
-            if !(prolog.hasPrefix("<?xml") && prolog.prefix(while: { $0 != ">" }).contains("encoding=")) {
-                return (1, "not UTF-8 text, and no encoding in an XML declaration")
-            }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let valid = data.prefix { $0 < 0x80 }.count  // at or before the first bad byte
+            return (line(at: valid), "not UTF-8 text (Framelab reads UTF-8 XML)")
+        }
+        if let encoding = declaredEncoding(text), !["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased()) {
+            return (1, "the declaration names encoding \(encoding.debugDescription); Framelab reads UTF-8 XML")
         }
         return nil
+    }
+
+    /// The `encoding` of the XML declaration at the start of `text`, if it has one.
+    static func declaredEncoding(_ text: String) -> String? {
+        let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
+        guard body.hasPrefix("<?xml"), let end = body.range(of: "?>") else { return nil }
+        let declaration = body[..<end.lowerBound]
+        guard let key = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let quote = rest.first, quote == "'" || quote == "\"" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote }.prefix(40))
     }
 
     /// The document with a space put before the `?>` of every processing instruction that
