@@ -2,24 +2,28 @@ import Foundation
 
 extension XMLTree {
     /// Why the bytes must not reach Foundation's XMLParser, with the line; nil when they may.
-    /// On Linux it crashes on some broken files (found by fuzzing): after a NUL byte, or an
-    /// encoding switch gone wrong, libxml2's error callback can leave it parsing on with a
-    /// freed context; bytes that are not UTF-8 can reach its element callbacks, which trap
-    /// on them. So Framelab reads UTF-8 (or ASCII) XML only, which dlib's imglab and OpenCV
-    /// write: XML forbids NUL everywhere, and a declaration naming another encoding is refused.
+    /// On Linux it crashes on some broken files (found by fuzzing): after a NUL byte, or a
+    /// failed switch to a declared encoding, libxml2's error callback can leave it parsing on
+    /// with a freed context; bytes that are not UTF-8 can reach its element callbacks, which
+    /// trap on them. So Framelab reads UTF-8 (or ASCII) XML, and ISO-8859-1 XML (dlib's imglab
+    /// declares it; every byte is a Latin-1 character, so converting it cannot fail): XML
+    /// forbids NUL everywhere, and a declaration naming another encoding is refused.
     static func unreadable(_ data: Data) -> (line: Int, why: String)? {
         func line(at offset: Int) -> Int { 1 + data.prefix(offset).filter { $0 == 0x0A }.count }
         if let nul = data.firstIndex(of: 0) {
             return (line(at: nul - data.startIndex), "a NUL byte: not UTF-8 XML (UTF-16 and UTF-32 files are not read)")
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
+        let encoding = declaredEncoding(String(decoding: data.prefix(200), as: UTF8.self))
+        switch encoding?.lowercased() {
+        case "iso-8859-1", "latin1":
+            return nil
+        case nil, "utf-8", "utf8", "us-ascii", "ascii":
+            guard String(validating: data, as: UTF8.self) == nil else { return nil }
             let valid = data.prefix { $0 < 0x80 }.count  // at or before the first bad byte
-            return (line(at: valid), "not UTF-8 text (Framelab reads UTF-8 XML)")
+            return (line(at: valid), "not UTF-8 text (Framelab reads UTF-8 and declared ISO-8859-1 XML)")
+        default:
+            return (1, "the declaration names encoding \((encoding ?? "").debugDescription); Framelab reads UTF-8 and ISO-8859-1 XML")
         }
-        if let encoding = declaredEncoding(text), !["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased()) {
-            return (1, "the declaration names encoding \(encoding.debugDescription); Framelab reads UTF-8 XML")
-        }
-        return nil
     }
 
     /// The `encoding` of the XML declaration at the start of `text`, if it has one.
