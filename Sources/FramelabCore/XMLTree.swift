@@ -30,13 +30,14 @@ public final class XMLTree {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FramelabError(.io, "'\(path)': no such file or not readable")
         }
-        let builder = Builder()
-        let parser = XMLParser(data: data)
-        parser.delegate = builder
-        let parsed = parser.parse()
         func notWellFormed(_ line: Int, _ why: String) -> FramelabError {
             FramelabError(.corrupt, "'\(path)' line \(line): not well-formed XML (\(why))")
         }
+        if let (line, why) = unreadable(data) { throw notWellFormed(line, why) }
+        let builder = Builder()
+        let parser = XMLParser(data: paddingEmptyInstructions(data))
+        parser.delegate = builder
+        let parsed = parser.parse()
         // Foundation's parser on Linux returns true from parse() after an error (a file cut
         // short, content after the root element): the delegate's record decides.
         if let open = builder.stack.last, builder.failure == nil || builder.endedEarly {

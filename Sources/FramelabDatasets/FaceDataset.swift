@@ -55,12 +55,13 @@ public struct FaceDataset: Sendable {
         guard !path.isEmpty else { throw FramelabError(.badInput, "dataset '\(spec)': no path after '\(format.rawValue):'") }
         let images: [AnnotatedImage]
         var category: Int?
+        let file = collapsingSlashes(path)  // the loaders take it apart with NSString's path methods
         switch format {
-        case .fddb: images = try FDDBLoader.load(path)
-        case .wider: images = try WiderFaceLoader.load(path)
-        case .dlib: images = try DlibXMLLoader.load(path)
-        case .csv: images = try CSVAnnotationLoader.load(path)
-        case .coco: (images, category) = try COCOLoader.load(path)
+        case .fddb: images = try FDDBLoader.load(file)
+        case .wider: images = try WiderFaceLoader.load(file)
+        case .dlib: images = try DlibXMLLoader.load(file)
+        case .csv: images = try CSVAnnotationLoader.load(file)
+        case .coco: (images, category) = try COCOLoader.load(file)
         }
         return FaceDataset(format: format, path: path, images: images, cocoCategory: category)
     }

@@ -73,7 +73,7 @@ public struct MAT5File: Sendable {
     /// The variable `name`; its absence is an error naming the file and what it has.
     public func variable(_ name: String) throws -> MAT5Value {
         guard let found = variables.first(where: { $0.name == name }) else {
-            let has = variables.isEmpty ? "none" : variables.map(\.name).joined(separator: ", ")
+            let has = variables.isEmpty ? "none" : variables.map { quoted($0.name) }.joined(separator: ", ")
             throw FramelabError(.badInput, "MAT file '\(path)': no variable '\(name)' (it has: \(has))")
         }
         return found.value

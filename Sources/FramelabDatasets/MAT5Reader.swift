@@ -111,7 +111,8 @@ struct MAT5Reader {
             throw failure(at, "array name is not int8 text (type \(nameElement.type))")
         }
         let name = String(decoding: nameElement.data, as: UTF8.self)
-        let named = name.isEmpty ? at : "\(at) '\(name)'"
+        // The name is the file's bytes: quoted (escaped, shortened) so a message stays one line.
+        let named = name.isEmpty ? at : "\(at) \(quoted(name))"
 
         switch arrayClass {
         case Self.mxCELL:

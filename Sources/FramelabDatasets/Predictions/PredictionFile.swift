@@ -25,7 +25,7 @@ public enum PredictionFormat: String, Sendable, CaseIterable {
     public static func detect(_ path: String) -> PredictionFormat {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { return .wider }
-        return (path as NSString).pathExtension.lowercased() == "json" ? .coco : .fddb
+        return (collapsingSlashes(path) as NSString).pathExtension.lowercased() == "json" ? .coco : .fddb
     }
 }
 

@@ -26,7 +26,8 @@ public struct PredictionSpec: Sendable, Equatable {
         if let name, name.isEmpty || name.contains("/") {
             throw FramelabError(.badInput, "--predictions '\(text)': NAME after ':' must be non-empty and contain no '/'")
         }
-        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        let collapsed = collapsingSlashes(path)
+        let trimmed = collapsed.hasSuffix("/") && collapsed.count > 1 ? String(collapsed.dropLast()) : collapsed
         self.path = path
         format = given ?? PredictionFormat.detect(path)
         self.name = name ?? ((trimmed as NSString).lastPathComponent as NSString).deletingPathExtension
