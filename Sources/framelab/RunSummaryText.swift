@@ -82,7 +82,7 @@ enum RunSummaryText {
         for r in rows {
             let key = "\(r.detector)  [\(r.protocol)]"
             if metrics[key] == nil { order.append(key) }
-            metrics[key, default: []].append(r.metric + " " + (r.value.map { String(format: "%.4f", $0) } ?? "n/a"))
+            metrics[key, default: []].append(r.metric + " " + (r.value.map { EvalProtocols.metricText(r.metric, $0) } ?? "n/a"))
         }
         return order.map { "  " + $0 + "  " + (metrics[$0] ?? []).joined(separator: "  ") }
     }
