@@ -30,8 +30,13 @@ public enum ImageCodec {
 
     /// Decodes the image at `path` into `format`. Errors name the path and say why.
     public static func read(_ path: String, as format: PixelFormat = .bgra8) throws -> Mat {
-        guard access(path, F_OK) == 0 else {
-            throw FramelabError(.io, "image '\(path)': no such file")
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            // ENOENT, ELOOP (a symlink loop), ENOTDIR, EACCES on a folder on the way: as the system says it.
+            throw FramelabError(.io, "image '\(path)': " + (errno == ENOENT ? "no such file" : String(cString: strerror(errno))))
+        }
+        guard info.st_mode & S_IFMT != S_IFDIR else {
+            throw FramelabError(.badInput, "image '\(path)': is a folder, not an image file (images:DIR reads a folder)")
         }
         guard access(path, R_OK) == 0 else {
             throw FramelabError(.io, "image '\(path)': permission denied")

@@ -43,6 +43,11 @@ public struct WiderFlags: Sendable, Equatable {
     /// 0 typical, 1 atypical pose.
     public var pose: Int
 
+    /// Each flag's name and values, in the annotation's column order (WIDER FACE's readme).
+    public static let ranges: [(name: String, range: ClosedRange<Int>)] = [
+        ("blur", 0...2), ("expression", 0...1), ("illumination", 0...1), ("invalid", 0...1), ("occlusion", 0...2), ("pose", 0...1),
+    ]
+
     public init(blur: Int, expression: Int, illumination: Int, invalid: Int, occlusion: Int, pose: Int) {
         self.blur = blur; self.expression = expression; self.illumination = illumination
         self.invalid = invalid; self.occlusion = occlusion; self.pose = pose

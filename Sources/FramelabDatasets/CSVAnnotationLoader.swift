@@ -41,7 +41,15 @@ enum CSVAnnotationLoader {
                 return d
             }
             guard v[2] > 0, v[3] > 0 else { throw malformed(path, index + 1, "width and height must be positive in \(quoted(line))") }
-            let ignore = withIgnore && ["1", "true", "yes"].contains(fields[5].lowercased())
+            var ignore = false
+            if withIgnore {
+                switch fields[5].trimmingCharacters(in: .whitespaces).lowercased() {
+                case "1", "true", "yes": ignore = true
+                case "0", "false", "no", "": ignore = false
+                default:
+                    throw malformed(path, index + 1, "ignore must be 1/true/yes or 0/false/no (or empty), got \(quoted(fields[5]))")
+                }
+            }
             faces[name]!.append(GroundTruthFace(box: FaceBox(x: v[0], y: v[1], width: v[2], height: v[3]), ignore: ignore))
         }
         guard sawHeader else { throw malformed(path, 1, "empty file: expected the header 'image,x,y,width,height'") }

@@ -59,8 +59,12 @@ enum WiderFaceLoader {
                 guard line < text.lines.count else { throw malformed(file, line + 1, "file ends inside the faces of \(quoted(name))") }
                 let v = try text.numbers(line, count: 10...10, what: "'x y w h blur expression illumination invalid occlusion pose'")
                 if n == 0 { continue }  // the placeholder line of an image without faces
-                let f = try v[4...].map { d -> Int in
+                let f = try zip(v[4...], WiderFlags.ranges).map { d, flag -> Int in
                     guard let i = Int(exactly: d) else { throw malformed(file, line + 1, "flag '\(d)' is not an integer") }
+                    guard flag.range.contains(i) else {
+                        throw malformed(file, line + 1, "\(flag.name) flag \(i) is out of range "
+                                        + "\(flag.range.lowerBound)...\(flag.range.upperBound)")
+                    }
                     return i
                 }
                 let flags = WiderFlags(blur: f[0], expression: f[1], illumination: f[2],

@@ -16,6 +16,9 @@ final class DynamicLibrary: @unchecked Sendable {
 
     init(path: String) throws {
         self.path = path
+        if let problem = ELFFileCheck.problem(path) {
+            throw FramelabError(.badInput, "\(path): cannot load as a shared library: \(problem)")
+        }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             throw FramelabError(.badInput, "\(path): cannot load as a shared library: \(Self.lastError(path))")
         }
