@@ -31,7 +31,8 @@ public struct ElementRegistry<Descriptor: ElementDescriptor>: Sendable {
     /// The descriptor for a spec's name; an unknown name is an error listing the known ones.
     public func descriptor(for spec: ElementSpec) throws -> Descriptor {
         guard let descriptor = self[spec.name] else {
-            throw FramelabError(.badInput, "unknown \(Descriptor.kind.label(spec.name)) (known: \(names.sorted().joined(separator: ", ")))")
+            throw FramelabError(.badInput, "unknown \(Descriptor.kind.label(spec.name)) (known: \(names.sorted().joined(separator: ", ")); "
+                                + "a plugin's? give its file or folder with --plugin-path: the working folder is not searched)")
         }
         return descriptor
     }

@@ -11,7 +11,7 @@ struct LiveOptions: ParsableArguments {
     @Option(name: .long, help: "Write processed frames to this video file (.mkv/.avi: Motion JPEG, .mp4: MPEG-4).")
     var record: String?
 
-    @Option(name: .long, help: "Save processed frames as PNG into this folder: on SIGUSR2 (or key s in --preview), and every --snapshot-every frames.")
+    @Option(name: .long, help: "Save processed frames as PNG into this folder (made if missing): on SIGUSR2 (or key s in --preview), and every --snapshot-every frames.")
     var snapshot: String?
 
     @Option(name: .customLong("snapshot-every"), help: "With --snapshot: also save every Nth processed frame.")
@@ -30,8 +30,16 @@ struct LiveOptions: ParsableArguments {
         }
         if let snapshot {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: snapshot, isDirectory: &isDirectory), isDirectory.boolValue,
-                  FileManager.default.isWritableFile(atPath: snapshot) else {
+            if !FileManager.default.fileExists(atPath: snapshot, isDirectory: &isDirectory) {
+                // A folder that does not exist yet is made, as `mkdir -p` would.
+                do {
+                    try FileManager.default.createDirectory(atPath: snapshot, withIntermediateDirectories: true)
+                    isDirectory = true
+                } catch {
+                    throw usageError("--snapshot '\(snapshot)': cannot create the folder: \(error.localizedDescription)")
+                }
+            }
+            guard isDirectory.boolValue, FileManager.default.isWritableFile(atPath: snapshot) else {
                 throw usageError("--snapshot '\(snapshot)' is not a writable folder")
             }
         }

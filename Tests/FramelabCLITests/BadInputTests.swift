@@ -22,6 +22,22 @@ import Testing
         try expectOneLineError(["report", "/no/such.h5"], mentions: "/no/such.h5")
     }
 
+    /// An unknown element hints at --plugin-path; --snapshot makes its folder instead of refusing it.
+    @Test func unknownElementsHintAtThePluginPathAndSnapshotFoldersAreMade() throws {
+        try expectOneLineError(["run", "--source", "synthetic:64x48@30", "--filter", "posterise"], mentions: "--plugin-path")
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let shots = dir.appendingPathComponent("new/shots")
+        let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@100", "--frames", "2", "--filter", "gray",
+                                          "--snapshot", shots.path, "--snapshot-every", "1", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: shots.path)) ?? []
+        #expect(files.filter { $0.hasSuffix(".png") }.count == 2, "\(files)")
+        let file = dir.appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        let refused = try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--frames", "1", "--snapshot", file.path])
+        #expect(refused.status != 0 && refused.stderr.contains("is not a writable folder"), "\(refused.stderr)")
+    }
+
     @Test func corruptImageAndVideo() throws {
         let dir = try TestSupport.makeTemporaryDirectory()
         let png = dir.appendingPathComponent("bad.png").path

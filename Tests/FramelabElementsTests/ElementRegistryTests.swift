@@ -20,7 +20,8 @@ private struct ToyDescriptor: ElementDescriptor {
         #expect(throws: FramelabError(.badInput, "detector 'toy': unknown parameter 'size' (known: scale)")) {
             _ = try toy.parameterValues(ElementSpec(parsing: "toy:size=3"))
         }
-        #expect(throws: FramelabError(.badInput, "unknown detector 'toys' (known: toy)")) {
+        #expect(throws: FramelabError(.badInput, "unknown detector 'toys' (known: toy; a plugin's? give its file or folder "
+                                      + "with --plugin-path: the working folder is not searched)")) {
             _ = try ElementRegistry(builtIns: [toy]).descriptor(for: ElementSpec(name: "toys"))
         }
     }
