@@ -34,7 +34,8 @@ public enum Checkout {
         return String(spec[...colon]) + resolve(String(spec[spec.index(after: colon)...]))
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    /// True when `path` exists and is a folder (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }

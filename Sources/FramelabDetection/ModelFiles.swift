@@ -50,8 +50,5 @@ public enum ModelFiles {
             && FileManager.default.isReadableFile(atPath: path)
     }
 
-    static func isDirectory(_ path: String) -> Bool {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
-    }
+    static func isDirectory(_ path: String) -> Bool { Checkout.isDirectory(path) }
 }

@@ -33,9 +33,7 @@ public struct SlidingWindowSettings: Sendable, Equatable {
 
     /// Parameter metadata for the knobs above (defaults shown are the `high` preset's).
     public static let parameterSpecs: [ParameterSpec] = [
-        ParameterSpec(name: "accuracy", type: .enumeration(DetectionAccuracy.allCases.map(\.rawValue)),
-                      defaultValue: .string("high"),
-                      summary: "preset: low = scale 1.25, neighbours 3, min-size 40; high = scale 1.1, neighbours 3, min-size 24"),
+        DetectionAccuracy.parameterSpec(summary: "preset: low = scale 1.25, neighbours 3, min-size 40; high = scale 1.1, neighbours 3, min-size 24"),
         ParameterSpec(name: "scale", type: .float, minimum: 1.01, maximum: 4, defaultValue: .float(1.1),
                       summary: "size ratio between pyramid levels (overrides the preset)"),
         ParameterSpec(name: "neighbours", type: .int, minimum: 0, maximum: 1000, defaultValue: .int(3),

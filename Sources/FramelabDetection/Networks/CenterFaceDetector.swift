@@ -78,9 +78,7 @@ public final class CenterFaceDetector: FaceDetector {
             parameters: [
                 ParameterSpec(name: "model", type: .string, defaultValue: .string(ModelFiles.path("centerface.onnx")),
                               summary: "the CenterFace ONNX model"),
-                ParameterSpec(name: "accuracy", type: .enumeration(DetectionAccuracy.allCases.map(\.rawValue)),
-                              defaultValue: .string("high"),
-                              summary: "preset: high = the image's own resolution (at most 2048 px); low = longer side 320 px, faster"),
+                DetectionAccuracy.parameterSpec(summary: "preset: high = the image's own resolution (at most 2048 px); low = longer side 320 px, faster"),
                 ParameterSpec(name: "input-size", type: .int, minimum: 0, maximum: Double(largestInput), defaultValue: .int(0),
                               summary: "longer side of the network's input, rounded up to a multiple of 32; 0 = the image's (overrides the preset)"),
                 ParameterSpec(name: "score", type: .float, minimum: 0, maximum: 1, defaultValue: .float(0.35),

@@ -90,9 +90,7 @@ public final class MTCNNDetector: FaceDetector {
             parameters: [
                 ParameterSpec(name: "model-dir", type: .string, defaultValue: .string(ModelFiles.path("mtcnn")),
                               summary: "folder holding pnet.onnx, rnet.onnx and onet.onnx"),
-                ParameterSpec(name: "accuracy", type: .enumeration(DetectionAccuracy.allCases.map(\.rawValue)),
-                              defaultValue: .string("high"),
-                              summary: "preset: high = faces from 20 px; low = from 40 px, faster"),
+                DetectionAccuracy.parameterSpec(summary: "preset: high = faces from 20 px; low = from 40 px, faster"),
                 ParameterSpec(name: "min-size", type: .int, minimum: 12, maximum: 100_000, defaultValue: .int(20),
                               summary: "smallest face searched for, in pixels (overrides the preset)"),
                 ParameterSpec(name: "factor", type: .float, minimum: 0.1, maximum: 0.95, defaultValue: .float(0.709),
