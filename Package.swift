@@ -94,7 +94,7 @@ let package = Package(
         // tables, run attributes and IDs, the run summary, the eval and bench run writers.
         .target(name: "FramelabRuns",
                 dependencies: ["FramelabCore", "FramelabRecording", "FramelabPipeline", "FramelabSources", "FramelabElements",
-                               "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation"]),
+                               "FramelabFilters", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation", "FramelabCV"]),
         // Scale-out: shards of an evaluation, dataset fingerprints, merging shard runs (docs/scale-out.md).
         .target(name: "FramelabScaleOut",
                 dependencies: ["FramelabCore", "FramelabElements", "FramelabDetection", "FramelabDatasets", "FramelabEvaluation",

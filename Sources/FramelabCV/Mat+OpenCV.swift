@@ -64,19 +64,6 @@ extension Mat {
         try convert(into: out)
         return out
     }
-
-    /// Draws text with OpenCV's Hershey font; `origin` is the baseline's left end.
-    public func drawText(_ text: String, x: Int, y: Int, scale: Double = 1, color: [Double],
-                         thickness: Int = 2) throws {
-        let c = (color + [0, 0, 0, 0]).prefix(4).map { $0 }
-        try withFLImage { image in
-            try c.withUnsafeBufferPointer { cp in
-                try cvCall("draw text") {
-                    fl_cv_put_text(image, text, Int32(x), Int32(y), scale, cp.baseAddress, Int32(thickness), $0, $1)
-                }
-            }
-        }
-    }
 }
 
 /// Owns one OpenCV-allocated image; frees it when the last `Mat` over it is gone.

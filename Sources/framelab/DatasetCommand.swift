@@ -7,8 +7,8 @@ import Foundation
 struct DatasetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dataset",
-        abstract: "Work with annotated face datasets (composites, summaries).",
-        subcommands: [DatasetComposeCommand.self, DatasetInfoCommand.self])
+        abstract: "Work with annotated face datasets (composites, summaries, contact sheets).",
+        subcommands: [DatasetComposeCommand.self, DatasetInfoCommand.self, DatasetShowCommand.self])
 }
 
 /// `framelab dataset compose`: seeded composites with exactly known faces.
@@ -30,6 +30,9 @@ struct DatasetComposeCommand: ParsableCommand {
     @Option(name: .customLong("sample-images"), help: "Folder with lfw_subset.npy and the background photos (default: the bundled sample, found in the checkout framelab was built in when not under the working folder).")
     var sampleImages = "Datasets/sample/images"
 
+    @Flag(name: .long, help: "Print one JSON object instead of text: {\"images\", \"faces\", \"dataset\"}.")
+    var json = false
+
     func validate() throws {
         if count < 1 { throw usageError("--count must be at least 1, got \(count)") }
     }
@@ -40,7 +43,12 @@ struct DatasetComposeCommand: ParsableCommand {
             let backgrounds = ["brick.png", "grass.png", "gravel.png", "coffee.png"].map { sampleImages + "/" + $0 }
             let d = try CompositeGenerator(lfwSubset: sampleImages + "/lfw_subset.npy", backgrounds: backgrounds, seed: seed)
                 .generate(count: count, into: out)
-            print("wrote \(d.images.count) images with \(d.faceCount) faces; dataset csv:\(d.path)")
+            if json {
+                struct Written: Encodable { let images: Int, faces: Int, dataset: String }
+                try printJSON(Written(images: d.images.count, faces: d.faceCount, dataset: "csv:\(d.path)"))
+            } else {
+                print("wrote \(d.images.count) images with \(d.faceCount) faces; dataset csv:\(d.path)")
+            }
         } catch {
             throw failure(error)
         }
@@ -56,11 +64,20 @@ struct DatasetInfoCommand: ParsableCommand {
     @Argument(help: "The dataset, FORMAT:PATH.")
     var dataset: String
 
+    @Flag(name: .long, help: "Print one JSON object instead of text: {\"dataset\", \"images\", \"faces\", \"ignored\", \"missing\": [paths]}.")
+    var json = false
+
     func run() throws {
         do {
             let d = try FaceDataset.load(dataset)
             let missing = d.images.filter { !FileManager.default.fileExists(atPath: $0.path) }
             let ignored = d.images.reduce(0) { $0 + $1.faces.filter(\.ignore).count }
+            if json {
+                struct Info: Encodable { let dataset: String, images: Int, faces: Int, ignored: Int, missing: [String] }
+                try printJSON(Info(dataset: d.name, images: d.images.count, faces: d.faceCount, ignored: ignored,
+                                   missing: missing.map(\.path)))
+                return
+            }
             print("\(d.name): \(d.images.count) images, \(d.faceCount) faces (+\(ignored) ignored), \(missing.count) image files missing")
             if let first = missing.first { print("first missing: \(first.path)") }
         } catch {

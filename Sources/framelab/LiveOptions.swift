@@ -20,6 +20,10 @@ struct LiveOptions: ParsableArguments {
     @Flag(name: .long, help: "Show processed frames in a window with per-stage ms and fps (keys: n next camera, s snapshot, q stop).")
     var preview = false
 
+    @Flag(name: .customLong("draw-detections"), inversion: .prefixedNo,
+          help: "Draw each detector's boxes, eyes and mouth with its name and score on --record, --snapshot and --preview frames.")
+    var drawDetections = true
+
     func validate() throws {
         if let maxFPS, !(maxFPS > 0 && maxFPS <= 10_000) {
             throw usageError("--max-fps must be above 0 and at most 10000, got \(maxFPS)")
@@ -70,6 +74,6 @@ struct LiveOptions: ParsableArguments {
         let window = preview ? PreviewWindow(stageNames: stageNames, onSwitch: { live?.requestSwitch() },
                                              onSnapshot: { controls.requestSnapshot() }, onQuit: stop) : nil
         return RunOutputs(record: record, snapshotDirectory: snapshot, snapshotEvery: snapshotEvery, preview: window,
-                          controls: controls, fps: maxFPS.map { min($0, source.nominalFPS ?? $0) } ?? source.nominalFPS ?? 30)
+                          overlay: drawDetections ? RunOverlay(stageNames: stageNames) : nil, controls: controls, fps: maxFPS.map { min($0, source.nominalFPS ?? $0) } ?? source.nominalFPS ?? 30)
     }
 }

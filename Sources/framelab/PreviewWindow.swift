@@ -49,17 +49,17 @@ final class PreviewWindow {
         return Double(recentFinishes.count - 1) / (Double(last - first) / 1e9)
     }
 
-    func show(_ frame: Frame) {
+    func show(_ frame: Mat, index: Int) {
         guard !failed else { return }
         do {
-            let image = try frame.image.converted(to: .bgra8)
+            let image = try frame.converted(to: .bgra8)
             if overlay == nil || overlay!.width != image.width || overlay!.height != image.height {
                 overlay = Mat(format: .bgra8, width: image.width, height: image.height)
             }
             let canvas = overlay!
             canvas.copyPixels(from: image)
             var lines = stageNames.enumerated().map { String(format: "%@ %.2f ms", $1, stageMilliseconds[$0]) }
-            lines.append(String(format: "%.1f fps  frame %d", fps, frame.index))
+            lines.append(String(format: "%.1f fps  frame %d", fps, index))
             let scale = max(0.4, Double(canvas.height) / 720)
             for (i, line) in lines.enumerated() {
                 let y = Int(Double(28 * (i + 1)) * scale)

@@ -4,8 +4,9 @@ import FramelabPipeline
 import Foundation
 
 /// Where processed frames go besides the HDF5 record: a video file (--record), PNG
-/// snapshots (--snapshot), a preview window (--preview). Driven from the pipeline's
-/// event thread; errors stop that output with a warning, never the run.
+/// snapshots (--snapshot), a preview window (--preview), each showing the detections drawn
+/// on the frame unless --no-draw-detections. Driven from the pipeline's event thread;
+/// errors stop that output with a warning, never the run.
 final class RunOutputs {
     /// What an output did worth keeping in the run's record (a snapshot file, a failure).
     struct Note { let kind: String; let detail: String; let frame: Int }
@@ -14,6 +15,7 @@ final class RunOutputs {
     private let snapshotDirectory: String?
     private let snapshotEvery: Int?
     private let preview: PreviewWindow?
+    private let overlay: RunOverlay?
     private let controls: LiveControls
     private let fps: Double
     private var writer: VideoWriter?
@@ -22,11 +24,12 @@ final class RunOutputs {
     private(set) var notes: [Note] = []
 
     init(record: String?, snapshotDirectory: String?, snapshotEvery: Int?, preview: PreviewWindow?,
-         controls: LiveControls, fps: Double) {
+         overlay: RunOverlay?, controls: LiveControls, fps: Double) {
         recordPath = record
         self.snapshotDirectory = snapshotDirectory
         self.snapshotEvery = snapshotEvery
         self.preview = preview
+        self.overlay = overlay
         self.controls = controls
         self.fps = fps
     }
@@ -43,42 +46,52 @@ final class RunOutputs {
         preview?.observe(event)
         guard case .output(let frame) = event else { return }
         processedCount += 1
-        record(frame)
-        snapshotIfDue(frame)
-        preview?.show(frame)
+        // Drawn once, and only when an output takes this frame.
+        var drawn: Mat?
+        let image = { () -> Mat in
+            if drawn == nil { drawn = self.overlay?.draw(on: frame) ?? frame.image }
+            return drawn!
+        }
+        if recordPath != nil, !recordFailed { record(image(), index: frame.index) }
+        if snapshotDue() { snapshot(image(), index: frame.index) }
+        preview?.show(image(), index: frame.index)
     }
 
-    private func record(_ frame: Frame) {
+    private func record(_ image: Mat, index: Int) {
         guard let recordPath, !recordFailed else { return }
         do {
             if writer == nil {
-                writer = try VideoWriter(path: recordPath, fps: fps, width: frame.image.width, height: frame.image.height)
+                writer = try VideoWriter(path: recordPath, fps: fps, width: image.width, height: image.height)
             }
-            guard let writer, writer.width == frame.image.width, writer.height == frame.image.height else {
+            guard let writer, writer.width == image.width, writer.height == image.height else {
                 notes.append(Note(kind: "record-skipped",
-                                  detail: "frame \(frame.index) is \(frame.image.width)x\(frame.image.height), "
-                                    + "the video \(writer!.width)x\(writer!.height)", frame: frame.index))
+                                  detail: "frame \(index) is \(image.width)x\(image.height), "
+                                    + "the video \(writer!.width)x\(writer!.height)", frame: index))
                 return
             }
-            try writer.write(frame.image)
+            try writer.write(image)
         } catch {
             recordFailed = true
             printToStandardError("framelab: warning: --record stopped: \(error)")
-            notes.append(Note(kind: "record-failed", detail: "\(error)", frame: frame.index))
+            notes.append(Note(kind: "record-failed", detail: "\(error)", frame: index))
         }
     }
 
-    private func snapshotIfDue(_ frame: Frame) {
-        guard let snapshotDirectory else { return }
+    private func snapshotDue() -> Bool {
+        guard snapshotDirectory != nil else { return false }
         let periodic = snapshotEvery.map { processedCount % $0 == 0 } ?? false
-        guard periodic || controls.takeSnapshotRequest() else { return }
-        let path = (snapshotDirectory as NSString).appendingPathComponent(String(format: "frame-%08d.png", frame.index))
+        return periodic || controls.takeSnapshotRequest()
+    }
+
+    private func snapshot(_ image: Mat, index: Int) {
+        guard let snapshotDirectory else { return }
+        let path = (snapshotDirectory as NSString).appendingPathComponent(String(format: "frame-%08d.png", index))
         do {
-            try ImageCodec.write(frame.image, to: path)
-            notes.append(Note(kind: "snapshot", detail: path, frame: frame.index))
+            try ImageCodec.write(image, to: path)
+            notes.append(Note(kind: "snapshot", detail: path, frame: index))
         } catch {
             printToStandardError("framelab: warning: snapshot failed: \(error)")
-            notes.append(Note(kind: "snapshot-failed", detail: "\(error)", frame: frame.index))
+            notes.append(Note(kind: "snapshot-failed", detail: "\(error)", frame: index))
         }
     }
 
