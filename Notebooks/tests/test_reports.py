@@ -89,7 +89,7 @@ def test_a_file_without_the_reports_runs_says_so(faces_file):
 def test_reports_hide_code_unless_asked(runs_file, executed):
     nb = executed("timings", runs_file)
     hidden, shown = run_notebooks.html(nb), run_notebooks.html(nb, with_code=True)
-    for marker in ("import framelab_h5 as fl", "jp-InputArea-editor", "def budget_lines"):
+    for marker in ('class="highlight', "budget_lines", "show_verdict", "SHOWN"):
         assert marker not in hidden and marker in shown, marker
     # The text and the results stay.
     assert "Stage timings against the frame budgets" in hidden and "data:image/png;base64" in hidden
