@@ -65,7 +65,8 @@ enum DetectorComparison {
     }
 
     static func compare(_ pathA: String, _ runA: RunData, _ pathB: String, _ runB: RunData, pairing: StagePairing,
-                        namesA: [String], namesB: [String], bootstrap: Bootstrap) throws -> Outcome {
+                        namesA: [String], namesB: [String], bootstrap: Bootstrap,
+                        progress: (_ done: Int, _ detector: String) -> Void) throws -> Outcome {
         let a = try Scored(path: pathA, run: runA), b = try Scored(path: pathB, run: runB)
         if let difference = Self.imagesDiffer(a, b) {
             return Outcome(images: nil, detectors: [], reason: difference)
@@ -73,7 +74,8 @@ enum DetectorComparison {
         // B's image positions in A's order, so a resample of A's images is the same resample of B's.
         let order = a.position.sorted { $0.value < $1.value }.map { b.position[$0.key]! }
         var differences: [RunComparison.DetectorDifference] = []
-        for pair in pairing.pairs {
+        for (k, pair) in pairing.pairs.enumerated() {
+            progress(k, namesA[pair.a])
             let apA = a.averagePrecision(pair.a), apB = b.averagePrecision(pair.b)
             let interval = bootstrap.interval { rng in
                 let drawnA = Bootstrap.multiplicities(a.faces.count, &rng)

@@ -93,8 +93,11 @@ public struct RunComparison: Encodable, Sendable {
     /// The label of the end-to-end row.
     public static let endToEnd = "end-to-end"
 
-    /// Compares two recorded runs. Errors are one line naming the file and run.
-    public init(_ refA: RunReference, _ refB: RunReference, bootstrap: Bootstrap = Bootstrap()) throws {
+    /// Compares two recorded runs. Errors are one line naming the file and run. `progress`
+    /// hears (done, total, the next item's name) before each stage and detector is
+    /// bootstrapped: long runs (a million frames) take seconds per item.
+    public init(_ refA: RunReference, _ refB: RunReference, bootstrap: Bootstrap = Bootstrap(),
+                progress: (_ done: Int, _ total: Int, _ item: String) -> Void = { _, _, _ in }) throws {
         let idA = try refA.resolvedRunID(), idB = try refB.resolvedRunID()
         let runA = try RecordingReader.readRun(path: refA.path, id: idA)
         let runB = try RecordingReader.readRun(path: refB.path, id: idB)
@@ -114,7 +117,11 @@ public struct RunComparison: Encodable, Sendable {
         only_in_b = pairing.onlyB.map { namesB[$0] }
         let tallyA = RunTally(recorded: runA), tallyB = RunTally(recorded: runB)
         var stages: [StageDifference] = [], untimed: [String] = []
-        for pair in pairing.pairs {
+        let bothEval = kindA == "eval" && kindB == "eval"
+        let bothPipelines = kindA == "run" && kindB == "run"
+        let total = pairing.pairs.count * (bothEval ? 2 : 1) + (bothPipelines ? 1 : 0)
+        for (k, pair) in pairing.pairs.enumerated() {
+            progress(k, total, namesA[pair.a])
             let sa = tallyA.stageSamples(pair.a), sb = tallyB.stageSamples(pair.b)
             guard !sa.isEmpty, !sb.isEmpty else {
                 untimed.append(namesA[pair.a] == namesB[pair.b] ? namesA[pair.a] : "\(namesA[pair.a]) / \(namesB[pair.b])")
@@ -122,15 +129,18 @@ public struct RunComparison: Encodable, Sendable {
             }
             stages.append(Self.difference(namesA[pair.a], sa, namesB[pair.b], sb, bootstrap))
         }
-        if kindA == "run", kindB == "run", !tallyA.latencySamples.isEmpty, !tallyB.latencySamples.isEmpty {
+        if bothPipelines, !tallyA.latencySamples.isEmpty, !tallyB.latencySamples.isEmpty {
+            progress(pairing.pairs.count, total, Self.endToEnd)
             stages.append(Self.difference(Self.endToEnd, tallyA.latencySamples, Self.endToEnd, tallyB.latencySamples, bootstrap))
         }
         self.stages = stages
         self.untimed = untimed
 
-        if kindA == "eval" && kindB == "eval" {
+        if bothEval {
             let outcome = try DetectorComparison.compare(refA.path, runA, refB.path, runB, pairing: pairing,
-                                                         namesA: namesA, namesB: namesB, bootstrap: bootstrap)
+                                                         namesA: namesA, namesB: namesB, bootstrap: bootstrap) { k, name in
+                progress(pairing.pairs.count + k, total, "AP of " + name)
+            }
             images = outcome.images
             detectors = outcome.detectors
             detectors_not_compared = outcome.reason

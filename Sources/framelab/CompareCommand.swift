@@ -59,8 +59,14 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let comparison: RunComparison
         do {
+            // Quiet for the usual second; after that one line per item on standard error.
+            let started = MonotonicClock.now()
             comparison = try RunComparison(RunReference(parsing: a), RunReference(parsing: b),
-                                           bootstrap: Bootstrap(resamples: resamples, seed: seed))
+                                           bootstrap: Bootstrap(resamples: resamples, seed: seed)) { done, total, item in
+                if MonotonicClock.now() - started > 2_000_000_000 {
+                    printToStandardError("framelab: compare: \(done)/\(total) done, bootstrapping \(item) …")
+                }
+            }
         } catch {
             throw failure(error)
         }
