@@ -19,7 +19,8 @@ struct CompareCommand: ParsableCommand {
             independently), B/A, and a two-sided Mann–Whitney U test (normal approximation, ties given \
             average ranks with the variance corrected for them, continuity correction 0.5; like \
             scipy.stats.mannwhitneyu with method="asymptotic"). A small p says B's times tend to be longer \
-            or shorter than A's; the interval says by how much.
+            or shorter than A's; the interval says by how much. The last column says "B slower" or "B faster" \
+            only when the interval excludes 0 and p < 0.05.
 
             AP, per paired detector of two eval runs: the difference B − A with a paired bootstrap interval: \
             the images are resampled, the same images for both runs. The runs must be over the same images \
@@ -32,7 +33,9 @@ struct CompareCommand: ParsableCommand {
             "b_frames", "a_median_ms", "b_median_ms", "difference_ms", "interval_ms": [low, high], "ratio", \
             "mann_whitney_u", "z", "p", "b_slower_share"}], "only_in_a", "only_in_b", "untimed", "images", \
             "detectors": [{"a_detector", "b_detector", "a_ap", "b_ap", "difference", "interval": [low, high]}], \
-            "detectors_not_compared"}. Exit status 1 for a missing file or run, or a run of another kind.
+            "detectors_not_compared"}. Exit status 1, with one line on standard error, for a missing file or \
+            run, a run of another kind, or two runs with no stage in common. A comparison that takes more \
+            than 2 s prints a progress line per stage or detector on standard error.
             """)
 
     @Argument(help: "Run A: FILE.h5 or FILE.h5:RUN.")
