@@ -52,3 +52,33 @@ def runs_file(tmp_path_factory) -> Path:
     framelab("eval", "--dataset", f"csv:{ROOT / 'Datasets' / 'sample' / 'faces.csv'}", "--detector", "opencv-haar",
              "--detector", "opencv-lbp", "--limit", "6", "--out", str(h5), "--run-id", "eval", "--quiet")
     return h5
+
+
+@pytest.fixture(scope="session")
+def faces_file(tmp_path_factory) -> Path:
+    """Two eval runs on seeded composites (real face crops on real photographs): "few" on
+    the first 6 images with one detector, then "all" on 30 images with two detectors that give
+    the same boxes (the same preset, once with its scale spelled out). The newest is "all"."""
+    tmp = tmp_path_factory.mktemp("faces")
+    images, h5 = tmp / "composites", tmp / "faces.h5"
+    framelab("dataset", "compose", "--out", str(images), "--count", "30", "--seed", "7")
+    dataset = f"csv:{images / 'faces.csv'}"
+    framelab("eval", "--dataset", dataset, "--detector", "opencv-haar:accuracy=low", "--limit", "6", "--out", str(h5),
+             "--run-id", "few", "--quiet")
+    framelab("eval", "--dataset", dataset, "--detector", "opencv-haar:accuracy=low", "--detector",
+             "opencv-haar:accuracy=low,scale=1.25", "--out", str(h5), "--run-id", "all", "--quiet")
+    return h5
+
+
+@pytest.fixture(scope="session")
+def executed():
+    """Executes a notebook against a file once per session: executed(name, h5) -> notebook."""
+    import run_notebooks
+    cache = {}
+
+    def run(name: str, h5: Path):
+        key = (name, str(h5))
+        if key not in cache:
+            cache[key] = run_notebooks.run(name, Path(h5))
+        return cache[key]
+    return run

@@ -30,20 +30,32 @@ public struct PrecisionRecall: Sendable {
 
     /// `outcomes` excludes ignored detections; `faces` counts faces to find.
     public init(outcomes: [ScoredOutcome], faces: Int) {
+        self.init(descending: outcomes.sorted { $0.score > $1.score }, faces: faces)
+    }
+
+    /// `descending`: outcomes sorted by score, highest first. `weight(k)` is how many times
+    /// outcome k counts — 1 for a plain evaluation; a bootstrap resample counts a detection
+    /// as often as its image was drawn (0 leaves it out), without sorting again.
+    public init(descending: [ScoredOutcome], faces: Int, weight: (Int) -> Int = { _ in 1 }) {
         self.faces = faces
-        let sorted = outcomes.sorted { $0.score > $1.score }
         var tp = 0, fp = 0
         var points: [PRPoint] = []
         var i = 0
         // Detections with equal scores enter together: a threshold cannot split them.
-        while i < sorted.count {
-            let s = sorted[i].score
-            while i < sorted.count && sorted[i].score == s {
-                if sorted[i].isTruePositive { tp += 1 } else { fp += 1 }
+        while i < descending.count {
+            let s = descending[i].score
+            var entered = 0
+            while i < descending.count && descending[i].score == s {
+                let w = weight(i)
+                if descending[i].isTruePositive { tp += w } else { fp += w }
+                entered += w
                 i += 1
             }
-            points.append(PRPoint(threshold: s, precision: Double(tp) / Double(tp + fp),
-                                  recall: faces > 0 ? Double(tp) / Double(faces) : 0))
+            // A threshold that lets no counted detection through is no point of the curve.
+            if entered > 0 {
+                points.append(PRPoint(threshold: s, precision: Double(tp) / Double(tp + fp),
+                                      recall: faces > 0 ? Double(tp) / Double(faces) : 0))
+            }
         }
         truePositives = tp
         falsePositives = fp

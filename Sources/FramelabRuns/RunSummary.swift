@@ -65,21 +65,7 @@ public struct RunSummary: Encodable, Sendable {
 
     /// The summary of a recorded run.
     public init(_ run: RunData) {
-        var tally = RunTally(stageCount: run.stageNames.count)
-        var started: [Int64: Int64] = [:], finished: [Int64: Int64] = [:]
-        for t in run.timings {
-            tally.addTiming(stage: Int(t.stage), durationNs: UInt64(max(0, t.durationNs)))
-            started[t.frame] = min(started[t.frame] ?? .max, t.startNs)
-            finished[t.frame] = max(finished[t.frame] ?? 0, t.startNs &+ t.durationNs)
-        }
-        for f in run.frames {
-            func ns(_ v: Int64?) -> UInt64 { UInt64(max(0, v ?? 0)) }
-            // Schema 2 records the engine's own queue wait and latency; version 1 has only the timings.
-            let start = f.queueWaitNs >= 0 ? f.arrivalNs &+ f.queueWaitNs : started[f.index]
-            let end = f.latencyNs >= 0 ? f.arrivalNs &+ f.latencyNs : finished[f.index]
-            tally.addFrame(dropped: f.dropped, failed: f.failed, arrival: ns(f.arrivalNs), started: ns(start), finished: ns(end))
-        }
-        for f in run.failures { tally.addFailureReason(f.reason) }
+        let tally = RunTally(recorded: run)
         func text(_ key: String) -> String {
             if case .string(let s)? = run.attributes[key] { return s }
             return ""

@@ -64,6 +64,14 @@ public struct RunTally: Sendable {
         if failureReasons.count < Self.keptFailureReasons { failureReasons.append(reason) }
     }
 
+    /// Milliseconds of each timing of stage `stage` (its position), in recording order.
+    public func stageSamples(_ stage: Int) -> [Double] {
+        stageMilliseconds.indices.contains(stage) ? stageMilliseconds[stage] : []
+    }
+
+    /// Each processed frame's arrival to the end of its last stage, milliseconds.
+    public var latencySamples: [Double] { latencyMilliseconds }
+
     /// Processed frames per second of wall time since the first frame arrived.
     public var fps: Double {
         guard let first = firstArrival, lastFinish > first, processed > 1 else { return 0 }
