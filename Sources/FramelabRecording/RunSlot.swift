@@ -51,6 +51,14 @@ final class RunSlot: @unchecked Sendable {
 
     var isAccepting: Bool { bufferLock.withLock { accepting } }
 
+    /// Drops the queued rows and every later append (they could not be written).
+    func discardPending() {
+        bufferLock.withLock {
+            accepting = false
+            pending = [:]
+        }
+    }
+
     // MARK: HDF5 side (HDF5 lock held)
 
     var isAttached: Bool { group != nil }
