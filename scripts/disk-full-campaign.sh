@@ -34,7 +34,7 @@ BASE_SIZE=$(stat -c %s "$BASE")
 BEFORE=$("$PY" - "$BASE" <<'EOF'
 import sys, h5py
 r = h5py.File(sys.argv[1], "r")["runs"]["before"]
-print(r.attrs["status"], len(r["frames"]), len(r["stage_timings"]), int(r["frames"]["index"].sum()))
+print(r.attrs["status"], len(r["frames"]), len(r["timings"]), int(r["frames"]["index"].sum()))
 EOF
 )
 
@@ -48,13 +48,14 @@ except Exception as e:
     print("BAD plain h5py cannot open it:", str(e).splitlines()[0]); sys.exit()
 runs = f["runs"]
 b = runs["before"]
-now = f'{b.attrs["status"]} {len(b["frames"])} {len(b["stage_timings"])} {int(b["frames"]["index"].sum())}'
+now = f'{b.attrs["status"]} {len(b["frames"])} {len(b["timings"])} {int(b["frames"]["index"].sum())}'
 if now != before:
     print("BAD the earlier run changed:", now, "was", before); sys.exit()
 if "full" not in runs:
     print("ok (no run: its creation failed) 0"); sys.exit()
 r = runs["full"]
-status = str(r.attrs["status"])
+status = r.attrs["status"]
+status = status.decode() if isinstance(status, bytes) else str(status)  # a failed run's is in its header
 if not (status.startswith("failed: ") or status == "interrupted"):
     print("BAD the failed run's status is", repr(status)); sys.exit()
 frames = r["frames"][:]
@@ -72,8 +73,8 @@ fi
 
 bad=0; failed_status=0; interrupted_status=0; no_run=0; frames_kept=0
 for i in $(seq 1 "$N"); do
-    # Points spread quadratically: the first ones fail while the run is being created.
-    margin=$(( i * i * 400 ))
+    # Points spread quadratically up to ~1 MB: the first fail while the run is being created.
+    margin=$(( 500 + i * i * 1000000 / (N * N) ))
     FILE="$WORK/point-$i.h5"
     if [ "$MODE" = tmpfs ]; then
         FILE="$MOUNTED/point.h5"
@@ -83,7 +84,7 @@ for i in $(seq 1 "$N"); do
         mount -o remount,size=$(( pages * 4096 )) "$MOUNTED"
         cp "$BASE" "$FILE"
         set +e
-        "$BIN" run --source synthetic:160x120 --frames 1000000 --out "$FILE" --run-id full --quiet \
+        "$BIN" run --source synthetic:160x120@1000 --policy keep-all --frames 1000000 --out "$FILE" --run-id full --quiet \
             >"$WORK/out" 2>"$WORK/err"
         rc=$?
         set -e
@@ -92,7 +93,7 @@ for i in $(seq 1 "$N"); do
         cp "$BASE" "$FILE"
         limit=$(( BASE_SIZE + margin ))
         set +e
-        prlimit --fsize="$limit" "$BIN" run --source synthetic:160x120 --frames 1000000 --out "$FILE" \
+        prlimit --fsize="$limit" "$BIN" run --source synthetic:160x120@1000 --policy keep-all --frames 1000000 --out "$FILE" \
             --run-id full --quiet >"$WORK/out" 2>"$WORK/err"
         rc=$?
         set -e

@@ -32,7 +32,7 @@ def framelab(*args, check=True):
 
 
 def fingerprint(run):
-    return (str(run.attrs["status"]), len(run["frames"]), len(run["stage_timings"]),
+    return (str(run.attrs["status"]), len(run["frames"]), len(run["timings"]),
             int(run["frames"]["index"].sum()) if len(run["frames"]) else 0)
 
 
@@ -41,7 +41,7 @@ def seen_rows(path):
     try:
         with h5py.File(path, "r", swmr=True) as f:
             r = f["runs"].get("killed")
-            return None if r is None else {t: len(r[t]) for t in ("frames", "stage_timings")}
+            return None if r is None else {t: len(r[t]) for t in ("frames", "timings")}
     except Exception:
         return None  # the file is being restructured (run creation): nothing promised yet
 
@@ -51,7 +51,7 @@ try:
     framelab("dataset", "compose", "--out", work + "/faces", "--count", "40", "--sample-images", SAMPLE)
     dataset = "csv:" + work + "/faces/faces.csv"
     commands = {
-        "run": ["run", "--source", "synthetic:320x240", "--filter", "sepia", "--frames", "10000000"],
+        "run": ["run", "--source", "synthetic:320x240", "--filter", "sepia", "--policy", "keep-all", "--frames", "10000000"],
         "eval": ["eval", "--dataset", dataset, "--detector", "opencv-haar"],
     }
     bases = {}

@@ -50,6 +50,20 @@ void fl_h5_unlock(void) { pthread_mutex_unlock(&fl_lock); }
 // and closes the files that are still open.
 static void fl_lock_at_exit(void) { fl_h5_lock(); }
 
+// Files closed detached (fl_h5_close_detached) since start-up.
+static int fl_detached_count = 0;
+
+// HDF5 1.10 may keep half of a file whose close failed and crash when its exit handler
+// closes it (SIGSEGV in H5F__close_cb). After a detached close the process therefore
+// ends here, before that handler, with the status it was given: every file that matters
+// was closed or detached already; stdio is flushed.
+static void fl_skip_hdf5_exit_after_detach(int status, void *unused) {
+    (void)unused;
+    if (fl_detached_count == 0) return;
+    fflush(NULL);
+    _exit(status);
+}
+
 int fl_h5_init(void) {
     static int done = 0;
     // Debian's libhdf5_serial is built thread-safe: every thread has its own error stack,
@@ -60,6 +74,7 @@ int fl_h5_init(void) {
     if (!done) {
         if (H5open() < 0) return -1;
         atexit(fl_lock_at_exit);
+        on_exit(fl_skip_hdf5_exit_after_detach, NULL);
         done = 1;
     }
     if (!thread_done) {
@@ -143,6 +158,7 @@ int fl_h5_close_detached(hid_t file) {
         }
         if (scratch >= 0) close(scratch);
     }
+    fl_detached_count++;
     H5Fclose(file);
     H5Eclear2(H5E_DEFAULT);
     return swapped;

@@ -153,6 +153,7 @@ public final class RecordingFile: @unchecked Sendable {
             try hdf5("cannot flush") { () throws(HDF5Error) in
                 try HDF5.check(H5Fflush(file.id, H5F_SCOPE_LOCAL), "H5Fflush failed")
             }
+            for s in slots { s.markFlushed() }
             dirty = false
             return fl_h5_dup_file_descriptor(file.id)
         }
@@ -189,7 +190,18 @@ public final class RecordingFile: @unchecked Sendable {
                 // Records that could not be written (a full disk) make the run a failed one.
                 let stored = status.hasPrefix(Schema.Status.failed("")) ? status
                     : parkError.map { Schema.Status.failed($0.message) } ?? status
+                // After a write error the disk is likely full: the status goes into the run's
+                // header, whose space was set aside at creation, and nothing else is added.
+                let diskFull = parkError != nil || status.hasPrefix(Schema.Status.failed(""))
                 try hdf5("cannot finish run '\(slot.id)'") { () throws(HDF5Error) in
+                    if diskFull {
+                        try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
+                            // Rows past the last successful flush may be missing on disk.
+                            for (name, rows) in slot.flushedRows { try GrowableTable.shrink(in: group, name: name, to: rows) }
+                            try H5Attributes.writeInHeader(Self.headerSized(stored), named: Schema.RunAttribute.status, on: group)
+                        }
+                        return
+                    }
                     try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
                         try H5Attributes.write(attributes, on: group)
                     }
@@ -204,6 +216,17 @@ public final class RecordingFile: @unchecked Sendable {
         }
         // The file was just closed by HDF5 (and maybe reopened): make it durable.
         syncFile()
+    }
+
+    /// A status short enough for the run header's spare room (1 KB, whole UTF-8 characters).
+    static func headerSized(_ status: String) -> String {
+        guard status.utf8.count > 1024 else { return status }
+        var cut = ""
+        for c in status {
+            guard cut.utf8.count + c.utf8.count <= 1021 else { break }
+            cut.append(c)
+        }
+        return cut + "…"
     }
 
     /// Whether `finish` stored the slot's status (even if writing its last records failed).
@@ -232,11 +255,13 @@ public final class RecordingFile: @unchecked Sendable {
             do throws(HDF5Error) { try slot.writePending() } catch {
                 if firstError == nil { firstError = ioError(error.description) }
             }
-            slot.detach()
         }
         var closeFailed = false
         if let swmr = file {
             file = nil
+            // Flushed first, so the rows on disk are known before the tables are closed.
+            if H5Fflush(swmr.id, H5F_SCOPE_LOCAL) >= 0 { for s in slots { s.markFlushed() } }
+            for slot in slots { slot.detach() }
             if swmr.close() < 0 {
                 // Its last writes failed (a full disk): it was closed detached, the disk
                 // holding its last successful flush and its "open for writing" mark.

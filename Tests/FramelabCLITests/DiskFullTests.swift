@@ -19,7 +19,7 @@ import Testing
         let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as! Int
         // Room for the new run and a few hundred frames, then every write fails.
         let r = try TestSupport.run("/usr/bin/prlimit", ["--fsize=\(size + 200_000)", TestSupport.framelabBinary, "run",
-                                                         "--source", "synthetic:160x120", "--frames", "1000000",
+                                                         "--source", "synthetic:160x120@1000", "--policy", "keep-all", "--frames", "1000000",
                                                          "--out", out, "--run-id", "full", "--quiet"])
         #expect(!r.signalled && r.status == 1, "status \(r.status): \(r.stderr)")
         let lines = r.stderr.split(separator: "\n")
