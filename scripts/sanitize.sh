@@ -23,14 +23,13 @@ run() {  # NAME SCRATCH FLAG...
     local name=$1 scratch=$2; shift 2
     local flags=("$@")
     local start=$SECONDS
-    echo "sanitize: $name: building into $scratch"
-    swift build -c release --build-tests --scratch-path "$scratch" "${flags[@]}" 2>&1 | grep -E 'error:' || true
-    echo "sanitize: $name: running the library tests"
+    echo "sanitize: $name: building into $scratch and running the library tests"
+    mkdir -p "$scratch"
     local log="$scratch/sanitize-$name.log"
     # halt_on_error: the first report fails the run; UBSan prints a stack and stops too.
     if ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
        TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-       swift test -c release --skip-build --scratch-path "$scratch" "${flags[@]}" --filter "$FILTER" >"$log" 2>&1; then
+       swift test -c release --scratch-path "$scratch" "${flags[@]}" --filter "$FILTER" >"$log" 2>&1; then
         status=clean
     else
         status=FAILED
@@ -38,7 +37,7 @@ run() {  # NAME SCRATCH FLAG...
     local summary
     summary=$(grep -E '^(✔|✘|􁁛|􀢄) Test run with|Executed [0-9]+ tests' "$log" | tail -2 | tr '\n' ' ')
     echo "sanitize: $name: $status in $((SECONDS - start)) s: $summary(log: $log)"
-    grep -E 'ERROR: (Address|Thread|UndefinedBehavior)Sanitizer|WARNING: ThreadSanitizer|runtime error:' "$log" | sort | uniq -c | head -20 || true
+    grep -E 'error:|ERROR: (Address|Thread|UndefinedBehavior)Sanitizer|WARNING: ThreadSanitizer|runtime error:' "$log" | sort | uniq -c | head -20 || true
     [ "$status" = clean ]
 }
 
