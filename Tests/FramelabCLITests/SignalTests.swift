@@ -63,16 +63,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let plugin = try PluginBuilder.broken("HANG_ON_FRAMES", in: dir)
         let out = dir.appendingPathComponent("h.h5").path
-        // Calls 1-4 pass (flushed within 0.5 s), call 5 never returns.
+        // The first calls pass (the trial's among them), call 5 never returns.
         let process = try Self.start(["run", "--source", "synthetic:64x48@200", "--policy", "keep-all", "--plugin-path", plugin,
-                                      "--filter", "broken", "--out", out, "--run-id", "h", "--quiet"], out: out, rows: 4)
+                                      "--filter", "broken", "--out", out, "--run-id", "h", "--quiet"], out: out, rows: 2)
         kill(process.processIdentifier, SIGINT)
         Thread.sleep(forTimeInterval: 0.5)
         #expect(process.isRunning, "the hung plugin should hold the run after one SIGINT")
         kill(process.processIdentifier, SIGINT)
         #expect(Self.wait(process, seconds: 10), "a second SIGINT did not stop the run")
         #expect(process.terminationReason == .exit && process.terminationStatus == 130)
-        #expect(try Self.plainRead(out, run: "h") == "interrupted 4")
+        let fields = try Self.plainRead(out, run: "h").split(separator: " ")
+        #expect(fields.first == "interrupted" && (Int(fields.last ?? "") ?? 0) >= 2, "\(fields)")
     }
 
     @Test func aHungIsolatedWorkerIsKilledWhenTheRunIsAskedToStop() throws {
@@ -82,12 +83,12 @@ import Testing
         let out = dir.appendingPathComponent("w.h5").path
         let process = try Self.start(["run", "--source", "synthetic:64x48@200", "--policy", "keep-all", "--plugin-path", plugin,
                                       "--filter", "broken", "--isolate", "--plugin-timeout", "600000",
-                                      "--out", out, "--run-id", "w", "--quiet"], out: out, rows: 4)
+                                      "--out", out, "--run-id", "w", "--quiet"], out: out, rows: 3)
         kill(process.processIdentifier, SIGINT)
         // One signal: the worker is killed after the grace period, its frame fails, the run ends.
         #expect(Self.wait(process, seconds: 20), "SIGINT did not stop a run whose isolated plugin hangs")
         #expect(process.terminationReason == .exit && process.terminationStatus == 130)
         let fields = try Self.plainRead(out, run: "w").split(separator: " ")
-        #expect(fields.first == "interrupted" && (Int(fields.last ?? "") ?? 0) >= 4, "\(fields)")
+        #expect(fields.first == "interrupted" && (Int(fields.last ?? "") ?? 0) >= 3, "\(fields)")
     }
 }
