@@ -51,7 +51,7 @@ try:
     framelab("dataset", "compose", "--out", work + "/faces", "--count", "40", "--sample-images", SAMPLE)
     dataset = "csv:" + work + "/faces/faces.csv"
     commands = {
-        "run": ["run", "--source", "synthetic:320x240", "--filter", "sepia", "--policy", "keep-all", "--frames", "10000000"],
+        "run": ["run", "--source", "synthetic:320x240@1000", "--filter", "sepia", "--policy", "keep-all", "--frames", "10000000"],
         "eval": ["eval", "--dataset", dataset, "--detector", "opencv-haar"],
     }
     bases = {}
@@ -67,9 +67,16 @@ try:
         base, before = bases[kind]
         path = f"{work}/point.h5"
         shutil.copyfile(base, path)
-        delay = rng.uniform(0.0, 2.5)
+        # One kill in five lands anywhere from the start (start-up, the run's creation);
+        # the others a random time after the run appeared in the file (its records).
+        early = rng.random() < 0.2
+        delay = rng.uniform(0.0, 1.0) if early else rng.uniform(0.0, 2.5)
         p = subprocess.Popen([BIN, *commands[kind], "--out", path, "--run-id", "killed", "--quiet"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not early:
+            deadline = time.monotonic() + 120
+            while seen_rows(path) is None and p.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
         time.sleep(delay)
         seen = seen_rows(path)
         p.send_signal(signal.SIGKILL)
