@@ -45,7 +45,7 @@ import Testing
         return py.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test(arguments: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGQUIT, 131)])
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGQUIT, Int32(131))])
     func eachStopSignalEndsTheRunWithItsCodeAndKeepsTheRecord(signal: Int32, code: Int32) throws {
         let dir = try TestSupport.makeTemporaryDirectory("signals")
         defer { try? FileManager.default.removeItem(at: dir) }
