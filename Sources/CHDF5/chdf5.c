@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <pthread.h>
 #include <stdio.h>
@@ -48,18 +50,42 @@ void fl_h5_unlock(void) { pthread_mutex_unlock(&fl_lock); }
 // and closes the files that are still open.
 static void fl_lock_at_exit(void) { fl_h5_lock(); }
 
+// Files closed detached (fl_h5_close_detached) since start-up.
+static int fl_detached_count = 0;
+
+// HDF5 1.10 may keep half of a file whose close failed and crash when its exit handler
+// closes it (SIGSEGV in H5F__close_cb). After a detached close the process therefore
+// ends here, before that handler, with the status it was given: every file that matters
+// was closed or detached already; stdio is flushed.
+static void fl_skip_hdf5_exit_after_detach(int status, void *unused) {
+    (void)unused;
+    if (fl_detached_count == 0) return;
+    fflush(NULL);
+    _exit(status);
+}
+
 int fl_h5_init(void) {
     static int done = 0;
-    if (done) return 0;
-    if (H5open() < 0) return -1;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    atexit(fl_lock_at_exit);
-    done = 1;
+    // Debian's libhdf5_serial is built thread-safe: every thread has its own error stack,
+    // and automatic printing (the "HDF5-DIAG: Error detected" lines) is on by default for
+    // each. Errors are folded into Framelab's own messages, so it is turned off for every
+    // thread that calls into HDF5, not only the first.
+    static __thread int thread_done = 0;
+    if (!done) {
+        if (H5open() < 0) return -1;
+        atexit(fl_lock_at_exit);
+        on_exit(fl_skip_hdf5_exit_after_detach, NULL);
+        done = 1;
+    }
+    if (!thread_done) {
+        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+        thread_done = 1;
+    }
     return 0;
 }
 
 typedef struct {
-    char text[512];
+    char text[4096];
     int found;
 } fl_error_walk;
 
@@ -117,6 +143,55 @@ int fl_h5_dup_file_descriptor(hid_t file) {
     void *handle = NULL;
     if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == NULL) return -1;
     return dup(*(int *)handle);
+}
+
+int fl_h5_close_detached(hid_t file) {
+    int swapped = -1;
+    void *handle = NULL;
+    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle != NULL) {
+        int fd = *(int *)handle;
+        struct stat info;
+        int scratch = memfd_create("framelab-detached-hdf5", MFD_CLOEXEC);
+        if (scratch >= 0 && fstat(fd, &info) == 0 && ftruncate(scratch, info.st_size) == 0 &&
+            dup2(scratch, fd) >= 0) {
+            swapped = 0;
+        }
+        if (scratch >= 0) close(scratch);
+    }
+    fl_detached_count++;
+    H5Fclose(file);
+    H5Eclear2(H5E_DEFAULT);
+    return swapped;
+}
+
+static uint64_t fl_le64(const unsigned char *b) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    return v;
+}
+
+int fl_h5_extend_to_stored_eof(const char *path) {
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return -1;
+    // Superblock version 2 or 3 at offset 0: signature (8), version, size of offsets,
+    // size of lengths, flags, base address (8), extension address (8), end-of-file
+    // address (8), root object header address (8), checksum (4).
+    unsigned char sb[48];
+    struct stat info;
+    int result = 0;
+    if (pread(fd, sb, sizeof sb, 0) == (ssize_t)sizeof sb && memcmp(sb, "\x89HDF\r\n\x1a\n", 8) == 0 &&
+        (sb[8] == 2 || sb[8] == 3) && sb[9] == 8 && fstat(fd, &info) == 0) {
+        uint64_t base = fl_le64(sb + 12), eof = fl_le64(sb + 28);
+        uint64_t end = base + eof;
+        // Only a modest shortfall is a failed write; anything else is not ours to "fix".
+        if (end > (uint64_t)info.st_size && end - (uint64_t)info.st_size <= ((uint64_t)1 << 32)) {
+            result = ftruncate(fd, (off_t)end) == 0 ? 1 : -1;
+        }
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
 }
 
 int fl_h5_is_hdf5(const char *path) {

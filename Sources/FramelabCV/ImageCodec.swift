@@ -28,6 +28,14 @@ public enum ImageCodec {
                             + "more than the \(maxDecodedPixels) (2^28) Framelab decodes")
     }
 
+    /// Throws for a JPEG cut short: libjpeg would decode it with grey rows and only a
+    /// warning, and the frame would pass for a normal one.
+    static func checkComplete(_ end: ImageHeader.JPEGEnd, _ context: String) throws {
+        guard case .truncated(let at) = end else { return }
+        throw FramelabError(.corrupt, "\(context): truncated JPEG: the data ends after \(at) bytes, "
+                            + "before its end-of-image marker")
+    }
+
     /// Decodes the image at `path` into `format`. Errors name the path and say why.
     public static func read(_ path: String, as format: PixelFormat = .bgra8) throws -> Mat {
         var info = stat()
@@ -42,6 +50,7 @@ public enum ImageCodec {
             throw FramelabError(.io, "image '\(path)': permission denied")
         }
         try checkDeclaredSize(ImageHeader.withFileReader(path) { ImageHeader.size($0) } ?? nil, "image '\(path)'")
+        try checkComplete(ImageHeader.withFileReader(path) { ImageHeader.jpegEnd($0) } ?? .unknown, "image '\(path)'")
         var out: OpaquePointer?
         try cvCall("image '\(path)'", kind: .corrupt) { fl_cv_decode_file(path, format.rawValue, &out, $0, $1) }
         return Mat(adopting: out!)
@@ -51,6 +60,7 @@ public enum ImageCodec {
     public static func decode(_ bytes: UnsafeRawBufferPointer, as format: PixelFormat = .bgra8,
                               name: String = "image data") throws -> Mat {
         try checkDeclaredSize(ImageHeader.size(ImageHeader.reader(bytes)), name)
+        try checkComplete(ImageHeader.jpegEnd(ImageHeader.reader(bytes)), name)
         var out: OpaquePointer?
         try cvCall(name, kind: .corrupt) {
             fl_cv_decode_bytes(bytes.baseAddress, bytes.count, format.rawValue, &out, $0, $1)

@@ -60,6 +60,18 @@ final class GrowableTable: @unchecked Sendable {
         }
     }
 
+    /// Cuts table `name` in `group` back to `rows` rows if it has more (after a write
+    /// error, to the rows known to be on disk).
+    static func shrink(in group: hid_t, name: String, to rows: Int) throws(HDF5Error) {
+        try HDF5.locked { () throws(HDF5Error) in
+            let table = try open(in: group, name: name)
+            defer { table.close() }
+            guard table.count > rows else { return }
+            var size: [hsize_t] = [hsize_t(rows)]
+            try HDF5.check(H5Dset_extent(table.handle.id, &size), "cannot cut table '\(name)' back to \(rows) rows")
+        }
+    }
+
     func close() {
         _ = fileType.close()
         _ = handle.close()

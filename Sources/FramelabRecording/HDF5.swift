@@ -25,9 +25,31 @@ enum HDF5 {
 
     /// The current error stack's most specific message, clearing the stack. Lock held.
     static func takeErrorMessage() -> String {
-        var buffer = [CChar](repeating: 0, count: 512)
+        var buffer = [CChar](repeating: 0, count: 4096)
         buffer.withUnsafeMutableBufferPointer { fl_h5_error_message($0.baseAddress, $0.count) }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let message = folded(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        defer { keptMessage = nil }
+        return message.isEmpty ? keptMessage ?? "" : message
+    }
+
+    /// A message a helper took from the stack before later calls cleared it (a failed
+    /// file close): the next `takeErrorMessage` returns it if the stack is empty.
+    /// Guarded by the HDF5 lock.
+    nonisolated(unsafe) private static var keptMessage: String?
+
+    static func keepForNextMessage(_ message: String) { keptMessage = message }
+
+    /// HDF5's message for a failed system call ("file write failed: time = …, filename = …,
+    /// errno = 28, error message = 'No space left on device', buf = 0x…, …") as the
+    /// system's own words, e.g. "No space left on device (file write failed)": the
+    /// rest repeats what the caller's message already names, over hundreds of characters.
+    static func folded(_ message: String) -> String {
+        let marker = "error message = '"
+        guard let start = message.range(of: marker),
+              let end = message[start.upperBound...].firstIndex(of: "'") else { return message }
+        let system = message[start.upperBound..<end]
+        let action = message.prefix { $0 != ":" }
+        return action.count < message.count ? "\(system) (\(action))" : String(system)
     }
 
     /// Throws if an HDF5 status (herr_t / htri_t) is negative. Lock held.

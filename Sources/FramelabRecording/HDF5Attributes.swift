@@ -36,6 +36,27 @@ enum H5Attributes {
         }
     }
 
+    /// Writes (or replaces) a scalar string attribute stored inside the object's header
+    /// (a fixed-length string), not in the file's global heap: on a full disk this
+    /// rewrites space the header already has, where a variable-length string would need
+    /// a new heap block (h5py reads it as bytes; Framelab's readers decode both).
+    static func writeInHeader(_ string: String, named name: String, on location: hid_t) throws(HDF5Error) {
+        try HDF5.locked { () throws(HDF5Error) in
+            let what = "cannot write attribute '\(name)'"
+            if try HDF5.check(H5Aexists(location, name), what) > 0 {
+                try HDF5.check(H5Adelete(location, name), what)
+            }
+            var bytes = Array(string.utf8) + [0]
+            let type = try H5Handle.make(.datatype, what) { H5Tcopy(fl_h5t_c_s1()) }
+            try HDF5.check(H5Tset_size(type.id, bytes.count), what)
+            try HDF5.check(H5Tset_cset(type.id, H5T_CSET_UTF8), what)
+            try HDF5.check(H5Tset_strpad(type.id, H5T_STR_NULLTERM), what)
+            try create(name, on: location, fileType: type.id, count: nil, what) { (attr) throws(HDF5Error) in
+                try HDF5.check(H5Awrite(attr, type.id, &bytes), what)
+            }
+        }
+    }
+
     private static func writeStrings(_ strings: [String], scalar: Bool, _ name: String, on location: hid_t,
                                      _ what: String) throws(HDF5Error) {
         let type = try H5Types.variableString()

@@ -32,7 +32,7 @@ final class H5Handle: @unchecked Sendable {
             guard id >= 0 else { return 0 }
             defer { id = -1 }
             switch kind {
-            case .file: return H5Fclose(id)
+            case .file: return Self.closeFile(id)
             case .group: return H5Gclose(id)
             case .dataset: return H5Dclose(id)
             case .datatype: return H5Tclose(id)
@@ -41,6 +41,19 @@ final class H5Handle: @unchecked Sendable {
             case .propertyList: return H5Pclose(id)
             }
         }
+    }
+
+    /// Closes a file; one whose last writes fail (a full disk) is closed detached from the
+    /// disk (`fl_h5_close_detached`): HDF5 1.10 would otherwise crash at exit. Its error
+    /// stays for `HDF5.takeErrorMessage`. Lock held.
+    private static func closeFile(_ id: hid_t) -> Int32 {
+        var intent: UInt32 = 0
+        guard H5Fget_intent(id, &intent) >= 0, intent & fl_h5f_acc_rdwr() != 0 else { return H5Fclose(id) }
+        if H5Fflush(id, H5F_SCOPE_LOCAL) >= 0 { return H5Fclose(id) }
+        let reason = HDF5.takeErrorMessage()
+        _ = fl_h5_close_detached(id)
+        HDF5.keepForNextMessage(reason)
+        return -1
     }
 
     deinit { close() }

@@ -28,6 +28,8 @@ public final class RecordingFile: @unchecked Sendable {
     /// Something was written since the last H5Fflush.
     private var dirty = false
     private var closed = false
+    /// While `restructure` runs its body: the error writing the runs' records before it.
+    private var parkError: FramelabError?
     /// Set when reopening the file failed: the object cannot be used any more.
     private var brokenReason: String?
     /// Runs a killed writer left `running` that opening the file marked `interrupted`.
@@ -48,6 +50,11 @@ public final class RecordingFile: @unchecked Sendable {
         lock = opened
         do {
             try HDF5.locked { () throws(HDF5Error) in
+                // A writer whose disk filled up may have stored an end-of-file address past
+                // the bytes it managed to write: give the file back that length first.
+                if fl_h5_extend_to_stored_eof(path) < 0 {
+                    throw HDF5Error(what: "cannot restore the file's length", reason: String(cString: strerror(errno)))
+                }
                 let handle = try H5File.open(path, .repair)
                 try H5File.extendAllocationToEndOfFile(handle.id)
                 try Self.checkSchema(handle.id)
@@ -146,6 +153,7 @@ public final class RecordingFile: @unchecked Sendable {
             try hdf5("cannot flush") { () throws(HDF5Error) in
                 try HDF5.check(H5Fflush(file.id, H5F_SCOPE_LOCAL), "H5Fflush failed")
             }
+            for s in slots { s.markFlushed() }
             dirty = false
             return fl_h5_dup_file_descriptor(file.id)
         }
@@ -179,11 +187,25 @@ public final class RecordingFile: @unchecked Sendable {
             try ensureUsable(for: slot)
             slot.stopAccepting()
             try restructure { (file) throws(FramelabError) in
+                // Records that could not be written (a full disk) make the run a failed one.
+                let stored = status.hasPrefix(Schema.Status.failed("")) ? status
+                    : parkError.map { Schema.Status.failed($0.message) } ?? status
+                // After a write error the disk is likely full: the status goes into the run's
+                // header, whose space was set aside at creation, and nothing else is added.
+                let diskFull = parkError != nil || status.hasPrefix(Schema.Status.failed(""))
                 try hdf5("cannot finish run '\(slot.id)'") { () throws(HDF5Error) in
+                    if diskFull {
+                        try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
+                            // Rows past the last successful flush may be missing on disk.
+                            for (name, rows) in slot.flushedRows { try GrowableTable.shrink(in: group, name: name, to: rows) }
+                            try H5Attributes.writeInHeader(Self.headerSized(stored), named: Schema.RunAttribute.status, on: group)
+                        }
+                        return
+                    }
                     try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
                         try H5Attributes.write(attributes, on: group)
                     }
-                    try RunLayout.setStatus(in: file, runID: slot.id, status)
+                    try RunLayout.setStatus(in: file, runID: slot.id, stored)
                     try RunLayout.withRunGroup(in: file, runID: slot.id) { (group) throws(HDF5Error) in
                         try H5Attributes.write(.string(HostInfo.utcNowISO8601()), named: Schema.RunAttribute.finishedUTC,
                                                on: group)
@@ -194,6 +216,22 @@ public final class RecordingFile: @unchecked Sendable {
         }
         // The file was just closed by HDF5 (and maybe reopened): make it durable.
         syncFile()
+    }
+
+    /// A status short enough for the run header's spare room (1 KB, whole UTF-8 characters).
+    static func headerSized(_ status: String) -> String {
+        guard status.utf8.count > 1024 else { return status }
+        var cut = ""
+        for c in status {
+            guard cut.utf8.count + c.utf8.count <= 1021 else { break }
+            cut.append(c)
+        }
+        return cut + "…"
+    }
+
+    /// Whether `finish` stored the slot's status (even if writing its last records failed).
+    func statusWasStored(_ slot: RunSlot) -> Bool {
+        HDF5.locked { brokenReason == nil && !closed && !slots.contains { $0 === slot } }
     }
 
     /// Whether `slot` can still be written (not finished, file not closed).
@@ -217,16 +255,30 @@ public final class RecordingFile: @unchecked Sendable {
             do throws(HDF5Error) { try slot.writePending() } catch {
                 if firstError == nil { firstError = ioError(error.description) }
             }
-            slot.detach()
         }
+        var closeFailed = false
         if let swmr = file {
             file = nil
-            if swmr.close() < 0 { throw breakFile("closing it failed: " + HDF5.takeErrorMessage()) }
+            // Flushed first, so the rows on disk are known before the tables are closed.
+            if H5Fflush(swmr.id, H5F_SCOPE_LOCAL) >= 0 { for s in slots { s.markFlushed() } }
+            for slot in slots { slot.detach() }
+            if swmr.close() < 0 {
+                // Its last writes failed (a full disk): it was closed detached, the disk
+                // holding its last successful flush and its "open for writing" mark.
+                closeFailed = true
+                let reason = ioError("cannot write the records of the runs being written: " + HDF5.takeErrorMessage())
+                if firstError == nil { firstError = reason }
+            }
         }
         dirty = false
         // 2. Change the layout in plain mode; closing writes it all out consistently.
         do throws(HDF5Error) {
-            let plain = try H5File.open(path, .readWrite)
+            if closeFailed && fl_h5_extend_to_stored_eof(path) < 0 {
+                throw HDF5Error(what: "cannot restore the file's length", reason: String(cString: strerror(errno)))
+            }
+            let plain = try H5File.open(path, closeFailed ? .repair : .readWrite)
+            parkError = firstError
+            defer { parkError = nil }
             var bodyError: FramelabError?
             do throws(FramelabError) { try body(plain.id) } catch { bodyError = error }
             try HDF5.check(plain.close(), "cannot close the file")

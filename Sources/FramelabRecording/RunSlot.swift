@@ -19,6 +19,10 @@ final class RunSlot: @unchecked Sendable {
 
     private var group: H5Handle?
     private var open: [String: GrowableTable] = [:]
+    /// Rows of each table known to be on disk (as of the last successful flush or close):
+    /// after a write error, tables are cut back to these (the rows after them may be
+    /// missing from the disk even where the table's size counts them). HDF5 lock held.
+    private(set) var flushedRows: [String: Int] = [:]
 
     struct Pending {
         var bytes: [UInt8] = []
@@ -51,6 +55,14 @@ final class RunSlot: @unchecked Sendable {
 
     var isAccepting: Bool { bufferLock.withLock { accepting } }
 
+    /// Drops the queued rows and every later append (they could not be written).
+    func discardPending() {
+        bufferLock.withLock {
+            accepting = false
+            pending = [:]
+        }
+    }
+
     // MARK: HDF5 side (HDF5 lock held)
 
     var isAttached: Bool { group != nil }
@@ -62,8 +74,17 @@ final class RunSlot: @unchecked Sendable {
                 H5Gopen2(file, "\(Schema.runsGroup)/\(id)", fl_h5p_default())
             }
             self.group = group
-            for table in tables { open[table.name] = try GrowableTable.open(in: group.id, name: table.name) }
+            for table in tables {
+                let opened = try GrowableTable.open(in: group.id, name: table.name)
+                open[table.name] = opened
+                flushedRows[table.name] = opened.count
+            }
         }
+    }
+
+    /// Records that every row written so far reached the disk (after a successful flush).
+    func markFlushed() {
+        HDF5.locked { for (name, table) in open { flushedRows[name] = table.count } }
     }
 
     /// Closes the run's HDF5 objects (so the file can be closed and reopened).

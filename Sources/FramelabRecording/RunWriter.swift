@@ -31,20 +31,34 @@ public final class RunWriter: @unchecked Sendable {
         stageNames = slot.stageNames
         let errorBox = ErrorBox()
         flusher = PeriodicFlusher(interval: Self.flushInterval) { [file, slot] in
+            // After the first write error nothing more is tried: a full disk would fail
+            // every flush, and the run is being stopped (see `writeError`).
+            guard errorBox.get() == nil else { return }
             do throws(FramelabError) {
                 try file.flush(slot)
-                errorBox.set(nil)
             } catch {
-                errorBox.set(error)
+                slot.stopAccepting()
+                if let handler = errorBox.setFirst(error) { handler(error) }
             }
         }
         self.errorBox = errorBox
         flusher.start()
     }
 
-    /// The error of the latest background flush, if it failed (nil once one succeeds).
-    /// Records a failed flush could not write stay queued and are tried again.
+    /// The first error writing this run's records to the file (nil while all is well).
+    /// From then on the run's records are dropped instead of queued, no more flushes are
+    /// tried, and `finish` marks the run `failed: <the error>`, keeping what was flushed
+    /// before it. A command stops the run when it learns of it (`onWriteError`).
+    public var writeError: FramelabError? { errorBox.get() }
+
+    /// Same as `writeError` (kept for callers that poll it).
     public var lastFlushError: FramelabError? { errorBox.get() }
+
+    /// Calls `handler` once, from the flushing thread, when the first write error happens
+    /// (at once if it already has), e.g. to stop the pipeline feeding this run.
+    public func onWriteError(_ handler: @escaping @Sendable (FramelabError) -> Void) {
+        if let error = errorBox.setHandler(handler) { handler(error) }
+    }
 
     // MARK: Records (cheap, any thread)
 
@@ -70,19 +84,69 @@ public final class RunWriter: @unchecked Sendable {
 
     /// Writes the queued records and flushes the file to disk now.
     public func flush() throws {
-        try file.flush(slot)
+        if let error = errorBox.get() { throw error }
+        do throws(FramelabError) {
+            try file.flush(slot)
+        } catch {
+            slot.stopAccepting()
+            if let handler = errorBox.setFirst(error) { handler(error) }
+            throw error
+        }
     }
 
     /// Writes the queued records, sets `attributes` (those known only at the end), `status`
     /// and `finished_utc`, flushes, and stops the background flusher. Records appended
     /// afterwards are dropped. Calling it again after it succeeded does nothing.
+    ///
+    /// After a write error (`writeError`) the records still queued are dropped, the status
+    /// becomes `failed: <the write error>` whatever `status` says, and the error is thrown
+    /// once the run is marked (or, if even that cannot be written, with both reasons).
     public func finish(status: String, attributes: [String: AttributeValue] = [:]) throws {
         try stateLock.withLock { () throws(FramelabError) in
             guard !finished else { return }
             flusher.stop()
-            try file.finish(slot, status: status, attributes: attributes)
-            finished = true
+            guard let writeError = errorBox.get() else {
+                do throws(FramelabError) {
+                    try file.finish(slot, status: status, attributes: attributes)
+                } catch {
+                    guard error.kind == .io else { throw error }
+                    // Writing the last records failed: the file marked the run failed if it could.
+                    finished = true
+                    slot.discardPending()
+                    if let handler = errorBox.setFirst(error) { handler(error) }
+                    if file.statusWasStored(slot) { throw error }
+                    throw Self.unmarked(error)
+                }
+                finished = true
+                return
+            }
+            try markFailed(writeError)
+            throw writeError
         }
+    }
+
+    /// Ends a run whose records could not be written: `failed: <reason>`, queued rows dropped.
+    private func markFailed(_ error: FramelabError) throws(FramelabError) {
+        finished = true
+        slot.discardPending()
+        do throws(FramelabError) {
+            try file.finish(slot, status: Schema.Status.failed(error.message), attributes: [:])
+        } catch let second {
+            // The status was stored though records queued at the error were not: done.
+            if file.statusWasStored(slot) { return }
+            throw Self.unmarked(FramelabError(.io, error.message + " (then: \(second.message))"))
+        }
+    }
+
+    private static func unmarked(_ error: FramelabError) -> FramelabError {
+        FramelabError(.io, error.message + "; the run could not be marked failed: "
+                      + "`framelab recover` marks it interrupted once there is room")
+    }
+
+    /// Stops the run at once from any thread (a second Ctrl-C): writes what is queued and
+    /// marks it `interrupted`. Errors are ignored: the process is about to exit.
+    public func abandon() {
+        try? finish(status: Schema.Status.interrupted)
     }
 
     deinit {
@@ -94,9 +158,27 @@ public final class RunWriter: @unchecked Sendable {
 
 /// The latest background flush error, shared between the writer and its flusher thread.
 private final class ErrorBox: @unchecked Sendable {
+    typealias Handler = @Sendable (FramelabError) -> Void
     private let lock = Lock()
     private var error: FramelabError?
+    private var handler: Handler?
 
-    func set(_ e: FramelabError?) { lock.withLock { error = e } }
     func get() -> FramelabError? { lock.withLock { error } }
+
+    /// Keeps `e` if it is the first error; returns the handler to call (once) if so.
+    func setFirst(_ e: FramelabError) -> Handler? {
+        lock.withLock {
+            guard error == nil else { return nil }
+            error = e
+            return handler
+        }
+    }
+
+    /// Keeps `h` for the first error; returns the error if it already happened.
+    func setHandler(_ h: @escaping Handler) -> FramelabError? {
+        lock.withLock {
+            handler = h
+            return error
+        }
+    }
 }

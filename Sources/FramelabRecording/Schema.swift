@@ -45,5 +45,7 @@ enum Schema {
         /// The writer stopped without `finish`: found `running` when the file was next opened
         /// for recording, or the file was closed (or the writer released) before `finish`.
         static let interrupted = "interrupted"
+        /// Ended by an error, named after the colon (e.g. the first write error).
+        static func failed(_ reason: String) -> String { "failed: \(reason)" }
     }
 }

@@ -13,7 +13,8 @@ import Foundation
 public final class EvalRunWriter {
     public let path: String
     public let runID: String
-    private let writer: RunWriter
+    /// The run's writer, safe to use from any thread: `onWriteError`, `abandon`.
+    public let writer: RunWriter
     private let dataset: FaceDataset
     /// The dataset-wide index of each image of `dataset` (a shard, or the shards a merge
     /// found): frames are numbered by it, so they keep their place in the whole dataset.

@@ -16,7 +16,8 @@ import FramelabSources
 public final class RunRecorder {
     public let id: String
     public var path: String { writer.path }
-    private let writer: RunWriter
+    /// The run's writer, safe to use from any thread: `onWriteError`, `abandon`.
+    public let writer: RunWriter
     /// Detector stages' positions; empty: no detection tables.
     private let detectorStages: Set<Int>
     private let hasGroundTruth: Bool

@@ -86,6 +86,9 @@ struct BenchDetectorsCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Nothing is recorded before the end: a signal ends it at once, exit 128 + the signal.
+        let interrupt = InterruptHandler.exitingAtOnce()
+        defer { interrupt.cancel() }
         do {
             let chosen = Set(parts.isEmpty ? Part.allCases : parts)
             var speed: DetectorSpeedReport?

@@ -135,6 +135,9 @@ struct BenchFiltersCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Nothing is recorded before the end: a signal ends it at once, exit 128 + the signal.
+        let interrupt = InterruptHandler.exitingAtOnce()
+        defer { interrupt.cancel() }
         var config = FilterBenchmark.Configuration()
         if !sizes.isEmpty { config.sizes = sizes.compactMap(Self.parseSize) }
         let names = paths.split(separator: ",").map(String.init)

@@ -51,6 +51,9 @@ struct BenchPipelineCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Nothing is recorded before the end: a signal ends it at once, exit 128 + the signal.
+        let interrupt = InterruptHandler.exitingAtOnce()
+        defer { interrupt.cancel() }
         do {
             let report = try measure()
             print(json ? try report.json() : report.text())

@@ -37,9 +37,10 @@ struct EvalCommand: ParsableCommand {
             Matching: detections in decreasing score order each take the unmatched face they overlap most \
             at IoU >= 0.5. A missing or corrupt image is recorded as a failed frame and the evaluation goes on. \
             With --out, every detection, the matching and the timings of every frame go into an HDF5 run \
-            (docs/hdf5-schema.md), each image as soon as it is evaluated. SIGINT or SIGTERM stops after the \
-            images in progress: the scores cover the images done, the run is marked interrupted, and the exit \
-            status is 130 or 143.
+            (docs/hdf5-schema.md), each image as soon as it is evaluated. SIGINT, SIGTERM, SIGHUP or SIGQUIT \
+            stops after the images in progress: the scores cover the images done, the run is marked interrupted, \
+            and the exit status is 130, 143, 129 or 131; a second signal stops at once. The first error writing \
+            --out (a full disk) stops the evaluation with one line, the run marked failed.
             """)
 
     @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib, csv or coco).")
@@ -173,8 +174,12 @@ struct EvalCommand: ParsableCommand {
         // Each image is recorded as soon as every detector is done with it (the writer flushes
         // every 0.5 s), so SIGINT/SIGTERM or a crash keep what was evaluated.
         let savedFrames = saved.frames(for: data)
-        let interrupt = InterruptHandler { evaluator.requestStop() }
+        let writer = recorder?.writer
+        let interrupt = InterruptHandler(stop: { evaluator.requestStop() }, abandon: { writer?.abandon() },
+                                         stuck: { IsolatedWorkers.killStuck() })
         defer { interrupt.cancel() }
+        // The first error writing the record stops the evaluation (a full disk fails every write after it).
+        writer?.onWriteError { _ in evaluator.requestStop() }
         let evaluation: DatasetEvaluator.Evaluation
         do {
             evaluation = try evaluator.run(progress: { progress.update(done: $0, total: $1) }) { position, results in

@@ -2,6 +2,7 @@ import ArgumentParser
 import FramelabCV
 import FramelabFilters
 import FramelabSources
+import Foundation
 
 @main
 struct Framelab: ParsableCommand {
@@ -27,6 +28,9 @@ struct Framelab: ParsableCommand {
     static func main() {
         VideoLogs.quiet()
         LibraryThreads.limitToOne()
+        // A file size limit (`ulimit -f`) then fails the write (EFBIG) like a full disk,
+        // which the recorder reports in one line, instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         if case .failure(let error) = KernelLevel.chosen {
             exit(withError: failure(error))
         }

@@ -52,6 +52,9 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Nothing is recorded before the end: a signal ends it at once, exit 128 + the signal.
+        let interrupt = InterruptHandler.exitingAtOnce()
+        defer { interrupt.cancel() }
         let merged: MergedEvaluation
         do {
             let loaded = try shards.map { path -> ShardRun.Loaded in

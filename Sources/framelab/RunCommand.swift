@@ -23,8 +23,10 @@ struct RunCommand: ParsableCommand {
             --path picks the built-ins' implementation: simd (default), scalar, opencv, or recipe, which \
             fuses consecutive built-in filters into one pass with rows split across --threads. \
             Plugin filters (see `framelab plugins list`) are used the same way; --isolate runs them in a child process. \
-            Ctrl-C (or SIGTERM) stops the run after the frame in progress; what was recorded is kept \
-            (status interrupted) and the exit code is 130 (143). A run whose every frame failed exits 1. \
+            Ctrl-C (SIGINT), SIGTERM, SIGHUP or SIGQUIT stops the run after the frame in progress; what was \
+            recorded is kept (status interrupted) and the exit code is 130 (143, 129, 131). A second signal \
+            stops at once, the record still readable. A run whose every frame failed exits 1; the first error \
+            writing --out (a full disk) stops the run with one line, its record marked failed. \
             Live runs: SIGUSR1 switches a camera to its next listed device, SIGUSR2 saves a snapshot \
             (with --snapshot). Cameras, formats and their errors: docs/cameras.md.
             """)
@@ -138,8 +140,12 @@ struct RunCommand: ParsableCommand {
             throw failure(error)
         }
 
-        let interrupt = InterruptHandler { pipeline.requestStop() }
+        let writer = recorder?.writer
+        let interrupt = InterruptHandler(stop: { pipeline.requestStop() }, abandon: { writer?.abandon() },
+                                         stuck: { IsolatedWorkers.killStuck() })
         defer { interrupt.cancel() }
+        // The first error writing the record stops the run: a full disk fails every write after it.
+        writer?.onWriteError { _ in pipeline.requestStop() }
         var tally = RunTally(stageCount: stages.count)
         let progress = ProgressLine(total: frames ?? source.expectedFrameCount, enabled: !quiet)
         controls.attach(source as? any LiveSource)
@@ -163,6 +169,7 @@ struct RunCommand: ParsableCommand {
 
         let status: String
         let everyFrameFailed = tally.processed == 0 && tally.failed > 0
+        if runError == nil, let writeError = writer?.writeError { runError = writeError }
         if let runError {
             status = "failed: \((runError as? FramelabError)?.message ?? "\(runError)")"
         } else if pipeline.wasStopped {
@@ -182,7 +189,7 @@ struct RunCommand: ParsableCommand {
         for (i, stage) in stages.enumerated() where stage is DetectorStage {
             print("\(stage.name): \(tally.facesFound[i] ?? 0) faces found")
         }
-        if let out {
+        if let out, writer?.writeError == nil {
             print("recorded run '\(id)' in \(out) (status: \(status))")
         }
         if let runError { throw failure(runError) }

@@ -73,6 +73,23 @@ unsigned fl_h5p_crt_order_tracked_indexed(void);
 /// HDF5 lock; the caller closes it. Returns -1 when it is not available.
 int fl_h5_dup_file_descriptor(hid_t file);
 
+/// Closes an HDF5 file whose writes are failing (a full disk) without touching it any
+/// more and without leaving HDF5 in a state that crashes at exit. HDF5 1.10 cannot close
+/// a file whose last flush fails: H5Fclose fails, yet frees part of the file, and the
+/// library's exit handler then dereferences it (SIGSEGV). So the file's descriptor is
+/// swapped for an anonymous in-memory file of the same size first: the close then
+/// "succeeds" there, and the real file stays as its last successful write left it (the
+/// "open for writing" mark included, which `framelab recover` clears). Returns 0, or -1
+/// when the descriptor could not be swapped (the file is closed anyway).
+int fl_h5_close_detached(hid_t file);
+
+/// A file a failed writer left shorter than its superblock's end-of-file address (space
+/// for it had been allocated, its bytes never written) is refused by every HDF5 reader
+/// ("truncated file"). Extends it with zeros to that address, as the missing writes
+/// would have. Returns 1 if it was extended, 0 if nothing was needed (or the file is not
+/// a version 2/3 superblock HDF5 file), -1 with errno on error.
+int fl_h5_extend_to_stored_eof(const char *path);
+
 /// 1 if the file at `path` is an HDF5 file, 0 if it is not, negative on error. Call
 /// with the lock held.
 int fl_h5_is_hdf5(const char *path);
