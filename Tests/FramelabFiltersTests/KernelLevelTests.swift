@@ -57,7 +57,7 @@ import Testing
 
     @Test func filtersKeepTheLevelTheyWereMadeWith() throws {
         for level in KernelLevel.supported {
-            let renderer = KernelLevel.$override.withValue(level) { RecipeRenderer(Recipe([("sepia", .color(.matrix(.identity)))])) }
+            let renderer = KernelLevel.$override.withValue(level) { RecipeRenderer(Recipe([("sepia", ColorMatrixOperation(.identity))])) }
             #expect(renderer.level == level)
             #expect(KernelLevel.$override.withValue(level) { KernelLevel.compiled } == level.rawValue)
         }

@@ -1,9 +1,53 @@
 import FramelabCore
+import FramelabCV
 import FramelabKernels
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The Gaussian blur as a filter operation: a neighbourhood, so in a recipe it starts a
+/// pass and runs a whole band at a time (its ring of rows spans the band).
+struct GaussianBlurOperation: FilterOperation {
+    let sigma: Double
+
+    var fusion: Fusion { .neighbourhood }
+    var planLabel: String { "gaussian blur σ=\(sigma) (separable)" }
+
+    func outputShape(format: PixelFormat, width: Int, height: Int) -> ImageShape? {
+        format == .grayF32 ? nil : (format, width, height)
+    }
+
+    func kernel(for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
+        GaussianBlurKernel(GaussianBlur(sigma: sigma), kernels: kernels)
+    }
+}
+
+/// The blur's three paths for one kernel level, with its working memory: one scratch per
+/// band, kept across frames.
+final class GaussianBlurKernel: OperationKernel {
+    let blur: GaussianBlur
+    let kernels: KernelTable
+    let scratch = ScratchPool()
+
+    init(_ blur: GaussianBlur, kernels: KernelTable) {
+        self.blur = blur
+        self.kernels = kernels
+        scratch.prepare(bands: 1)
+    }
+
+    func applyScalar(_ input: Mat, into output: Mat) { blur.applyScalar(input, into: output) }
+
+    func prepare(bands: Int) { scratch.prepare(bands: bands) }
+
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int) {
+        blur.applyVector(input, into: output, rows: rows, scratch: scratch.scratch(band: band), kernels: kernels)
+    }
+
+    func applyOpenCV(_ input: Mat, into output: Mat) throws {
+        try OpenCVFilters.gaussianBlur(input, into: output, radius: blur.radius, sigma: blur.sigma)
+    }
+}
 
 /// Separable Gaussian blur with standard deviation `sigma` (Core Image's radius), kernel
 /// half-width ceil(3σ), edges repeated (OpenCV's BORDER_REPLICATE). All channels, alpha too.
@@ -58,8 +102,8 @@ struct GaussianBlur: Sendable {
     /// whatever the format. Rows are blurred horizontally into a ring of 32-bit rows, then
     /// combined vertically; `rows` of the output are produced. All working memory is in
     /// `scratch`, which the caller keeps across frames and does not share between threads.
-    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch,
-                   kernels: KernelTable = KernelLevel.currentTable) {
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch,
+                     kernels: KernelTable = KernelLevel.currentTable) {
         typealias V = SIMD8<Int32>
         let ch = input.format.channels, w = input.width, h = input.height, r = radius
         let n = w * ch
