@@ -28,6 +28,24 @@ import Testing
         #expect(scratch.allocations == 1)
     }
 
+    /// A wide frame and a large radius: the blur runs in several strips of columns (so its
+    /// ring of rows fits L2), and the strips' seams match the scalar reference too.
+    @Test(arguments: [PixelFormat.bgra8, .gray8])
+    func stripsOfColumnsMatchTheScalarReference(_ format: PixelFormat) {
+        var rng = SplitMix64(seed: 17)
+        let blur = GaussianBlur(sigma: 10)
+        let width = 3 * blur.stripWidth(width: 100_000, channels: format.channels) + 37
+        #expect(blur.stripWidth(width: width, channels: format.channels) < width)
+        let input = TestImages.noise(format, width: width, height: 9, using: &rng)
+        for level in KernelLevel.supported {
+            let fast = Mat(format: format, width: width, height: 9)
+            blur.applyVector(input, into: fast, rows: 0..<9, scratch: BlurScratch(), kernels: level.kernels)
+            let reference = Mat(format: format, width: width, height: 9)
+            blur.applyScalar(input, into: reference)
+            #expect(fast.maxAbsDifference(to: reference) <= 1, "\(format) at \(level)")
+        }
+    }
+
     @Test func eagerFilterKeepsOneScratchAcrossFrames() throws {
         let runner = OperationRunner(name: "gaussianBlur", operation: GaussianBlurOperation(sigma: 2), path: .simd)
         var rng = SplitMix64(seed: 3)

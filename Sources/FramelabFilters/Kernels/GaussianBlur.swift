@@ -96,22 +96,36 @@ struct GaussianBlur: Sendable {
         }
     }
 
+    /// The ring of horizontally blurred rows a strip of columns keeps, at most (bytes):
+    /// about half of a 512 KB L2 cache, so the vertical pass, which reads every ring row
+    /// for every output row, reads from L2 and not from L3.
+    static let ringBytes = 256 * 1024
+
+    /// Pixels per strip of columns for this blur on rows of `width` pixels of `channels`.
+    func stripWidth(width: Int, channels: Int) -> Int {
+        let ringCount = 2 * radius + 1
+        let fits = Self.ringBytes / (4 * ringCount * channels)
+        // Narrow strips pay for their 2r padding columns; below 64 pixels not worth it.
+        return min(width, max(64, fits))
+    }
+
     /// SIMD: weights ×2^12 in each pass, the horizontal result kept at 8 fractional bits
     /// so the vertical products fit Int32; the horizontal pass reads
     /// neighbours `channels` bytes apart, so eight consecutive samples make one vector
-    /// whatever the format. Rows are blurred horizontally into a ring of 32-bit rows, then
-    /// combined vertically; `rows` of the output are produced. All working memory is in
-    /// `scratch`, which the caller keeps across frames and does not share between threads.
+    /// whatever the format. The image is done in strips of columns (`stripWidth`); in each,
+    /// rows are blurred horizontally into a ring of 32-bit rows, then combined vertically;
+    /// `rows` of the output are produced. All working memory is in `scratch`, which the
+    /// caller keeps across frames and does not share between threads.
     func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch,
                      kernels: KernelTable = KernelLevel.currentTable) {
         typealias V = SIMD8<Int32>
         let ch = input.format.channels, w = input.width, h = input.height, r = radius
-        let n = w * ch
         let ringCount = 2 * r + 1
-        let stride = n + 8
+        let strip = stripWidth(width: w, channels: ch)
+        let stride = strip * ch + 8
         let taps = fixed.count
-        // Padded source row (r pixels each side, edges repeated), as Int32; the ring of rows.
-        scratch.reserve(padded: (w + 2 * r) * ch + 8, ring: ringCount * stride, taps: taps)
+        // Padded source strip (r pixels each side, edges repeated), as Int32; the ring of rows.
+        scratch.reserve(padded: (strip + 2 * r) * ch + 8, ring: ringCount * stride, taps: taps)
         input.withUnsafeBytes { src in
             output.withUnsafeMutableBytes { dst in
                 guard let s = src.baseAddress?.assumingMemoryBound(to: UInt8.self),
@@ -120,35 +134,40 @@ struct GaussianBlur: Sendable {
                     scratch.withBuffers { pb, rb, splat, rowsOf in
                         let fixed = fixedBuffer.baseAddress!
                         for k in 0..<taps { splat[k] = V(repeating: fixed[k]) }
-                        // Horizontal pass of source row `sy` into ring slot sy mod ringCount.
-                        func horizontal(_ sy: Int) {
-                            let row = s + min(max(sy, 0), h - 1) * input.stride
-                            for x in 0..<(w + 2 * r) {
-                                let sx = min(max(x - r, 0), w - 1)
-                                for c in 0..<ch { pb[x * ch + c] = Int32(row[sx * ch + c]) }
+                        var x0 = 0
+                        while x0 < w {
+                            let sw = min(strip, w - x0), n = sw * ch
+                            // Horizontal pass of source row `sy`, columns x0..<x0+sw, into ring slot sy mod ringCount.
+                            func horizontal(_ sy: Int) {
+                                let row = s + min(max(sy, 0), h - 1) * input.stride
+                                for x in 0..<(sw + 2 * r) {
+                                    let sx = min(max(x0 + x - r, 0), w - 1)
+                                    for c in 0..<ch { pb[x * ch + c] = Int32(row[sx * ch + c]) }
+                                }
+                                let out = rb + ((sy % ringCount + ringCount) % ringCount) * stride
+                                var i = kernels.blurHorizontal(pb, out, n, ch, splat, taps)
+                                while i < n {
+                                    var acc: Int32 = 0
+                                    for k in 0..<taps { acc += pb[i + k * ch] * fixed[k] }
+                                    out[i] = (acc + 8) >> 4
+                                    i += 1
+                                }
                             }
-                            let out = rb + ((sy % ringCount + ringCount) % ringCount) * stride
-                            var i = kernels.blurHorizontal(pb, out, n, ch, splat, taps)
-                            while i < n {
-                                var acc: Int32 = 0
-                                for k in 0..<taps { acc += pb[i + k * ch] * fixed[k] }
-                                out[i] = (acc + 8) >> 4
-                                i += 1
+                            for sy in (rows.lowerBound - r)..<(rows.lowerBound + r) { horizontal(sy) }
+                            for y in rows {
+                                horizontal(y + r)
+                                let drow = d + y * output.stride + x0 * ch
+                                // The ring rows this output row combines, oldest first, found once per row.
+                                for k in 0..<taps { rowsOf[k] = ((y - r + k) % ringCount + ringCount) % ringCount * stride }
+                                var i = kernels.blurVertical(rb, rowsOf, splat, taps, drow, n)
+                                while i < n {
+                                    var acc: Int32 = 0
+                                    for k in 0..<taps { acc += rb[rowsOf[k] + i] * fixed[k] }
+                                    drow[i] = UInt8(min(255, (acc + (1 << 19)) >> 20))
+                                    i += 1
+                                }
                             }
-                        }
-                        for sy in (rows.lowerBound - r)..<(rows.lowerBound + r) { horizontal(sy) }
-                        for y in rows {
-                            horizontal(y + r)
-                            let drow = d + y * output.stride
-                            // The ring rows this output row combines, oldest first, found once per row.
-                            for k in 0..<taps { rowsOf[k] = ((y - r + k) % ringCount + ringCount) % ringCount * stride }
-                            var i = kernels.blurVertical(rb, rowsOf, splat, taps, drow, n)
-                            while i < n {
-                                var acc: Int32 = 0
-                                for k in 0..<taps { acc += rb[rowsOf[k] + i] * fixed[k] }
-                                drow[i] = UInt8(min(255, (acc + (1 << 19)) >> 20))
-                                i += 1
-                            }
+                            x0 += sw
                         }
                     }
                 }
