@@ -4,14 +4,14 @@ import FramelabCore
 /// reused output buffer, or as a one-step recipe.
 final class BuiltInFilter: FrameFilter {
     let name: String
-    let operation: PixelOperation
+    let operation: any FilterOperation
     let path: FilterPath
     private let runner: OperationRunner?
     private let renderer: RecipeRenderer?
     private var output = OutputBuffer()
     var outputLifetime: OutputLifetime { .whileHeld }
 
-    init(name: String, operation: PixelOperation, path: FilterPath, threads: Int = 1) {
+    init(name: String, operation: any FilterOperation, path: FilterPath, threads: Int = 1) {
         self.name = name
         self.operation = operation
         self.path = path

@@ -5,7 +5,7 @@ extension BuiltInFilters {
         FilterDescriptor(
             builtIn: "constantColor", summary: "an image of one colour, the input's size",
             parameters: [.numbers("color", "0 0 0 1", "r g b a on 0…1")],
-            operation: { .generate(.constantColor(try $0.color("color"))) }, formats: colorFormats),
+            operation: { GeneratorOperation(.constantColor(try $0.color("color"))) }, formats: colorFormats),
         FilterDescriptor(
             builtIn: "radialGradient", summary: "color0 inside radius0, color1 beyond radius1, linear between",
             parameters: [
@@ -17,7 +17,7 @@ extension BuiltInFilters {
             ],
             operation: { v in
                 let c = try v.vector("center", count: 2, range: -10...10)
-                return .generate(.radialGradient(centerX: c[0], centerY: c[1], radius0: v.double("radius0"),
+                return GeneratorOperation(.radialGradient(centerX: c[0], centerY: c[1], radius0: v.double("radius0"),
                                                  radius1: v.double("radius1"), color0: try v.color("color0"),
                                                  color1: try v.color("color1")))
             }, formats: colorFormats),
@@ -27,7 +27,7 @@ extension BuiltInFilters {
         FilterDescriptor(
             builtIn: "sourceOver", summary: "composites a colour layer over the frame (Porter-Duff source-over)",
             parameters: [.numbers("color", "0 0 0 0.5", "overlay colour r g b a on 0…1 (straight alpha)")],
-            operation: { .composite(.sourceOver(overlay: .constantColor(try $0.color("color")))) }, formats: colorFormats),
+            operation: { SourceOverOperation(overlay: .constantColor(try $0.color("color"))) }, formats: colorFormats),
         FilterDescriptor(
             builtIn: "blendWithMask", summary: "the frame inside a radial mask, a background colour outside (a vignette)",
             parameters: [
@@ -41,7 +41,7 @@ extension BuiltInFilters {
                 let mask = Generator.radialGradient(centerX: c[0], centerY: c[1], radius0: v.double("radius0"),
                                                     radius1: v.double("radius1"), color0: RGBAColor(r: 1, g: 1, b: 1),
                                                     color1: RGBAColor(r: 0, g: 0, b: 0))
-                return .composite(.blendWithMask(background: .constantColor(try v.color("background")), mask: mask))
+                return BlendWithMaskOperation(background: .constantColor(try v.color("background")), mask: mask)
             }, formats: colorFormats),
     ]
 }

@@ -42,7 +42,7 @@ extension BuiltInFilters {
             operation: { v in
                 // Exact: the parameters are integers within 0…maxCropCoordinate.
                 let x = Int(v.double("x")), y = Int(v.double("y")), w = Int(v.double("width")), h = Int(v.double("height"))
-                return .sizedWarp { width, height in
+                return WarpOperation { width, height in
                     let left = min(x, width - 1), top = min(y, height - 1)
                     let cw = w == 0 ? width - left : min(w, width - left)
                     let ch = h == 0 ? height - top : min(h, height - top)
@@ -68,14 +68,14 @@ extension BuiltInFilters {
                     throw FramelabError(.badInput, "filter 'affine': parameter 'matrix' '\(v.string("matrix"))' enlarges "
                                         + "\(scale)×, more than the \(Int(maxAffineScale))× an output side may grow")
                 }
-                return .sizedWarp { width, height in Warp.boundingBox(of: transform, width: width, height: height) }
+                return WarpOperation { width, height in Warp.boundingBox(of: transform, width: width, height: height) }
             }, formats: anyByteFormat),
         FilterDescriptor(
             builtIn: "straighten", summary: "rotates about the centre and scales up so no empty corners show",
             parameters: [.number("angle", -Double.pi...Double.pi, 0, "radians, counter-clockwise")],
             operation: { v in
                 let angle = v.double("angle")
-                return .sizedWarp { width, height in Warp.straighten(angle: angle, width: width, height: height) }
+                return WarpOperation { width, height in Warp.straighten(angle: angle, width: width, height: height) }
             }, formats: anyByteFormat),
     ]
 }

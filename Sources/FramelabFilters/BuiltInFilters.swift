@@ -17,18 +17,18 @@ public enum BuiltInFilters {
     static func matrix(_ name: String, _ summary: String, _ parameters: [ParameterSpec] = [],
                        _ make: @escaping @Sendable (ParameterValues) throws -> ColorMatrix) -> FilterDescriptor {
         FilterDescriptor(builtIn: name, summary: summary, parameters: parameters,
-                         operation: { .color(.matrix(try make($0))) }, formats: colorFormats)
+                         operation: { ColorMatrixOperation(try make($0)) }, formats: colorFormats)
     }
 
     static func curve(_ name: String, _ summary: String, _ parameters: [ParameterSpec],
                       _ make: @escaping @Sendable (ParameterValues) throws -> @Sendable (Double) -> Double) -> FilterDescriptor {
         FilterDescriptor(builtIn: name, summary: summary, parameters: parameters,
-                         operation: { .color(.curves(ChannelCurves(try make($0)))) }, formats: colorFormats)
+                         operation: { CurvesOperation(ChannelCurves(try make($0))) }, formats: colorFormats)
     }
 
     static let colorFilters: [FilterDescriptor] = [
         FilterDescriptor(builtIn: "gray", summary: "luma (BT.601 weights, as OpenCV's cvtColor) as a one-channel image",
-                         operation: { _ in .luma }, formats: anyByteFormat),
+                         operation: { _ in LumaOperation() }, formats: anyByteFormat),
         matrix("sepia", "sepia tone, blended with the original by intensity",
                [.number("intensity", 0...1, 1, "0 keeps the image, 1 is full sepia")]) {
             ColorMatrices.sepia.blended($0.double("intensity"))
@@ -55,7 +55,7 @@ public enum BuiltInFilters {
         },
         FilterDescriptor(builtIn: "vibrance", summary: "raises saturation most where colour is weakest, keeps skin tones",
                          parameters: [.number("amount", -1...1, 0, "−1 mutes, 1 boosts")],
-                         operation: { .color(.vibrance($0.double("amount"))) }, formats: colorFormats),
+                         operation: { Vibrance(amount: $0.double("amount")) }, formats: colorFormats),
         matrix("whitePoint", "maps white to the given colour (per-channel scale)",
                [.numbers("color", "1 1 1", "the colour white becomes, r g b on 0…1")]) {
             ColorMatrices.whitePoint(try $0.color("color"))
@@ -96,5 +96,5 @@ public enum BuiltInFilters {
     static let gaussianBlur = FilterDescriptor(
         builtIn: "gaussianBlur", summary: "Gaussian blur; radius is the standard deviation in pixels (edges repeated)",
         parameters: [.number("radius", 0...100, 10, "standard deviation in pixels")],
-        operation: { .blur(sigma: $0.double("radius")) }, formats: anyByteFormat)
+        operation: { GaussianBlurOperation(sigma: $0.double("radius")) }, formats: anyByteFormat)
 }

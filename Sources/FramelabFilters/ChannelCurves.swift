@@ -1,4 +1,59 @@
 import FramelabCore
+import FramelabCV
+import FramelabKernels
+
+/// Per-channel curves (gamma, exposure, toneCurve, highlightShadow) as a filter operation:
+/// per pixel, consecutive curves fold into one table. The scalar reference and the byte-
+/// table kernel are below; BGRA rows go through pair tables (`PairCurveTables`).
+struct CurvesOperation: PerPixelOperation {
+    let curves: ChannelCurves
+
+    init(_ curves: ChannelCurves) { self.curves = curves }
+
+    var fusion: Fusion { .perPixel(self) }
+    var planLabel: String { "lookup table" }
+
+    func outputShape(format: PixelFormat, width: Int, height: Int) -> ImageShape? {
+        sameColorShape(format, width, height)
+    }
+
+    func kernel(for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
+        CurvesOperationKernel(curves, kernels: kernels, pairs: input.format == .bgra8)
+    }
+
+    func composed(after previous: any PerPixelOperation) -> (any PerPixelOperation)? {
+        (previous as? CurvesOperation).map { CurvesOperation(curves.after($0.curves)) }
+    }
+}
+
+/// The curves' three paths for one kernel level: BGRA through pair tables (two lookups a
+/// pixel, built once here), other formats through the byte tables.
+final class CurvesOperationKernel: OperationKernel {
+    let curves: ChannelCurves
+    let pairs: PairCurveTables?
+    let kernels: KernelTable
+
+    init(_ curves: ChannelCurves, kernels: KernelTable, pairs: Bool) {
+        self.curves = curves
+        self.kernels = kernels
+        self.pairs = pairs ? PairCurveTables(curves) : nil
+    }
+
+    func applyScalar(_ input: Mat, into output: Mat) { curves.applyScalar(input, into: output) }
+
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int) {
+        if input.format == .bgra8, let pairs {
+            pairs.apply(input, into: output, rows: rows, kernels: kernels)
+        } else {
+            curves.applyTables(input, into: output, rows: rows)
+        }
+    }
+
+    func applyOpenCV(_ input: Mat, into output: Mat) throws {
+        let identity = (0..<256).map { UInt8($0) }
+        try OpenCVFilters.lookUp(input, into: output, tables: Array((curves.tables + [identity]).prefix(input.format.channels)))
+    }
+}
 
 /// A per-channel tone curve on R, G and B (alpha kept): the definition is a function of a
 /// 0…255 value, and the fast paths use the same function sampled into 256-entry tables.

@@ -52,30 +52,6 @@ public struct ColorMatrix: Sendable, Equatable {
         return ColorMatrix((0..<4).map { r in (0..<4).map { c in id.m[r][c] + (m[r][c] - id.m[r][c]) * t } },
                            bias: bias.map { $0 * t })
     }
-
-    /// The scalar reference: applies the matrix to every pixel of a BGR8 or BGRA8 image in
-    /// Double precision, rounding to nearest and clamping to 0…255. `output` may be `input`.
-    public func applyScalar(_ input: Mat, into output: Mat) {
-        precondition(input.hasSameShape(as: output), "ColorMatrix: shapes differ")
-        precondition(input.format == .bgra8 || input.format == .bgr8, "ColorMatrix takes bgr8 or bgra8")
-        let step = input.format.bytesPerPixel
-        // Coefficients in locals: the loop must not index nested arrays per pixel.
-        let (m00, m01, m02, m03, b0) = (m[0][0], m[0][1], m[0][2], m[0][3], bias[0])
-        let (m10, m11, m12, m13, b1) = (m[1][0], m[1][1], m[1][2], m[1][3], bias[1])
-        let (m20, m21, m22, m23, b2) = (m[2][0], m[2][1], m[2][2], m[2][3], bias[2])
-        let (m30, m31, m32, m33, b3) = (m[3][0], m[3][1], m[3][2], m[3][3], bias[3])
-        forEachRowPair(input, output) { s, d in
-            for x in 0..<input.width {
-                let p = x * step
-                let b = Double(s[p]), g = Double(s[p + 1]), r = Double(s[p + 2])
-                let a = step == 4 ? Double(s[p + 3]) : 255
-                d[p + 2] = clampToByte(m00 * r + m01 * g + m02 * b + m03 * a + b0)
-                d[p + 1] = clampToByte(m10 * r + m11 * g + m12 * b + m13 * a + b1)
-                d[p] = clampToByte(m20 * r + m21 * g + m22 * b + m23 * a + b2)
-                if step == 4 { d[p + 3] = clampToByte(m30 * r + m31 * g + m32 * b + m33 * a + b3) }
-            }
-        }
-    }
 }
 
 /// Rounds to nearest and clamps to 0…255.

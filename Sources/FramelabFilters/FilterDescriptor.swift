@@ -15,7 +15,7 @@ public struct FilterDescriptor: ElementDescriptor {
     public let version: String
     let factory: @Sendable (ParameterValues) throws -> any FrameFilter
     /// For built-ins: the operation as data, which every path implements and recipes fuse.
-    let operation: (@Sendable (ParameterValues) throws -> PixelOperation)?
+    let operation: (@Sendable (ParameterValues) throws -> any FilterOperation)?
 
     public init(name: String, summary: String, parameters: [ParameterSpec], formats: [PixelFormat],
                 origin: String = builtInOrigin, version: String = FramelabVersion.string,
@@ -32,7 +32,7 @@ public struct FilterDescriptor: ElementDescriptor {
 
     /// A built-in described by its operation; instances exist for every `FilterPath`.
     init(builtIn name: String, summary: String, parameters: [ParameterSpec] = [],
-         operation: @escaping @Sendable (ParameterValues) throws -> PixelOperation, formats: [PixelFormat]) {
+         operation: @escaping @Sendable (ParameterValues) throws -> any FilterOperation, formats: [PixelFormat]) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
@@ -72,7 +72,7 @@ public struct FilterDescriptor: ElementDescriptor {
     }
 
     /// The operation a built-in performs with these arguments (nil for plugins).
-    public func makeOperation(_ spec: ElementSpec) throws -> PixelOperation? {
+    public func makeOperation(_ spec: ElementSpec) throws -> (any FilterOperation)? {
         guard let operation else { return nil }
         return try operation(parameterValues(spec))
     }

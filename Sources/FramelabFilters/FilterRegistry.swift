@@ -46,7 +46,7 @@ extension ElementRegistry where Descriptor == FilterDescriptor {
 
     private enum ChainMember {
         case element(FilterDescriptor, ElementSpec)
-        case fused(String, PixelOperation)
+        case fused(String, any FilterOperation)
     }
 
     /// The chain grouped into stages, specs in order.

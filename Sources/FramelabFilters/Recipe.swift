@@ -7,19 +7,19 @@ import FramelabCore
 public struct Recipe: Sendable {
     public struct Step: Sendable {
         public let name: String
-        public let operation: PixelOperation
+        public let operation: any FilterOperation
     }
 
     public private(set) var steps: [Step] = []
 
     public init() {}
 
-    public init(_ steps: [(name: String, operation: PixelOperation)]) {
+    public init(_ steps: [(name: String, operation: any FilterOperation)]) {
         self.steps = steps.map { Step(name: $0.name, operation: $0.operation) }
     }
 
     /// This recipe with one more operation at the end (no pixel work).
-    public func appending(_ name: String, _ operation: PixelOperation) -> Recipe {
+    public func appending(_ name: String, _ operation: any FilterOperation) -> Recipe {
         var copy = self
         copy.steps.append(Step(name: name, operation: operation))
         return copy

@@ -32,7 +32,7 @@ public final class RecipeRenderer {
     }
 
     /// Output format and size for an input of this shape.
-    public func outputShape(for input: Mat) throws -> (format: PixelFormat, width: Int, height: Int) {
+    public func outputShape(for input: Mat) throws -> ImageShape {
         try compile(input).plan.output
     }
 
@@ -65,110 +65,123 @@ public final class RecipeRenderer {
 final class CompiledPass {
     let plan: RecipePlan.Pass
     let intermediate: Mat?
-    private let colorKernels: [RowKernel]
-    private let blur: GaussianBlur?
-    /// The blur's working memory, one per band, kept across frames.
-    let blurScratch = ScratchPool()
-    /// When the pass ends in luma: a few rows in the input's format per band, where the
-    /// colour steps write before luma reads them (made on the first frame, then kept).
-    private(set) var lumaScratch: [Mat] = []
-    private let layers: [Mat]
-    private let kernels: KernelTable
+    /// The head's kernel (nil: the pass reads its input).
+    private let head: (any OperationKernel)?
+    /// The per-pixel steps: a step and the one after it share a kernel where they run in
+    /// one loop (`PerPixelOperation.sharedLoop`).
+    private let colorKernels: [any OperationKernel]
+    private let conversion: (any OperationKernel)?
+    /// What the head and the per-pixel steps make, before the conversion: the shape of
+    /// their rows.
+    private let colorShape: ImageShape
+    /// When the pass ends in a conversion and has no head: a few rows in the input's
+    /// format per band, where the per-pixel steps write before the conversion reads them
+    /// (made on the first frame, then kept).
+    private(set) var conversionScratch: [Mat] = []
+    /// When the pass ends in a conversion after a head: the head's whole output, kept
+    /// across frames (the head writes rows at their place in the image).
+    private let headOutput: Mat?
 
     init(plan: RecipePlan.Pass, isLast: Bool, kernels: KernelTable) {
         self.plan = plan
-        self.kernels = kernels
         let out = plan.output
         intermediate = isLast ? nil : Mat(format: out.format, width: out.width, height: out.height)
-        colorKernels = RowKernel.compile(plan.colors.map(\.step), format: plan.input.format, kernels: kernels)
-        if case .blur(let spec) = plan.head { blur = GaussianBlur(sigma: spec.sigma) } else { blur = nil }
-        if case .composite(let stage) = plan.head {
-            let like = Mat(format: plan.input.format, width: plan.input.width, height: plan.input.height)
-            layers = CompositeLayers.make(stage, like: like)
-        } else {
-            layers = []
+        head = plan.head?.kernel(for: plan.input, kernels: kernels)
+        let headShape = plan.head?.outputShape(format: plan.input.format, width: plan.input.width, height: plan.input.height)
+        colorShape = headShape ?? plan.input
+        colorKernels = Self.compile(plan.colors.map(\.step), for: colorShape, kernels: kernels)
+        conversion = plan.conversion?.kernel(for: colorShape, kernels: kernels)
+        headOutput = plan.conversion != nil && plan.head != nil
+            ? Mat(format: colorShape.format, width: colorShape.width, height: colorShape.height) : nil
+    }
+
+    /// The kernels for a pass's per-pixel steps: a step and the next share one kernel
+    /// where the step has a loop for the pair (a matrix then a curve on BGRA).
+    static func compile(_ steps: [any PerPixelOperation], for shape: ImageShape, kernels: KernelTable) -> [any OperationKernel] {
+        var compiled: [any OperationKernel] = []
+        var i = 0
+        while i < steps.count {
+            if i + 1 < steps.count, steps[i].sharedLoop(with: steps[i + 1], format: shape.format) != nil {
+                compiled.append(steps[i].sharedLoopKernel(with: steps[i + 1], for: shape, kernels: kernels))
+                i += 2
+            } else {
+                compiled.append(steps[i].kernel(for: shape, kernels: kernels))
+                i += 1
+            }
         }
+        return compiled
     }
 
     func run(_ input: Mat, into output: Mat, threads: Int) {
-        // Colour steps and the head write into `colorTarget`: the output itself, or, when
-        // the pass ends in luma, a same-format scratch band per thread.
-        let rows = plan.luma ? input.height : output.height
+        let rows = output.height
         let bands = RowParallel.bandCount(rows: rows, threads: threads)
-        blurScratch.prepare(bands: bands)
-        if plan.luma {
-            while lumaScratch.count < bands {
-                lumaScratch.append(Mat(format: input.format, width: input.width, height: RecipeRenderer.chunkRows))
+        head?.prepare(bands: bands)
+        if conversion != nil && head == nil {
+            while conversionScratch.count < bands {
+                conversionScratch.append(Mat(format: input.format, width: input.width, height: RecipeRenderer.chunkRows))
             }
         }
         RowParallel.runBands(rows: rows, threads: threads) { index, band in
-            if plan.luma {
-                runWithLuma(input, output, band, scratch: lumaScratch[index])
+            if let conversion, head == nil {
+                runConversion(conversion, input, output, band, index: index, scratch: conversionScratch[index])
                 return
             }
-            if case .blur = plan.head {
-                // The blur keeps its own ring of rows across the band; colour steps follow it.
-                blur!.applySIMD(input, into: output, rows: band, scratch: blurScratch.scratch(band: index), kernels: kernels)
-                for k in colorKernels { k.apply(output, output, band) }
+            // The head and the per-pixel steps write here; a conversion then reads it.
+            let target = headOutput ?? output
+            if let operation = plan.head, case .neighbourhood = operation.fusion {
+                // A neighbourhood keeps its own ring of rows across the band; per-pixel steps follow it.
+                head!.applyVector(input, into: target, rows: band, band: index)
+                for k in colorKernels { k.applyVector(target, into: target, rows: band, band: index) }
+                conversion?.applyVector(target, into: output, rows: band, band: index)
                 return
             }
-            if case .none = plan.head, colorKernels.count == 1 {
+            if head == nil, colorKernels.count == 1 {
                 // One step reading the input: nothing to keep in cache for a next step, so
                 // the whole band in one call (per-chunk calls cost about 1 µs each).
-                colorKernels[0].apply(input, output, band)
+                colorKernels[0].applyVector(input, into: output, rows: band, band: index)
                 return
             }
-            let rowsPerChunk = RecipeRenderer.chunkRows(rowBytes: output.rowBytes)
+            let rowsPerChunk = RecipeRenderer.chunkRows(rowBytes: target.rowBytes)
             var y = band.lowerBound
             while y < band.upperBound {
                 let chunk = y..<min(y + rowsPerChunk, band.upperBound)
-                head(input, output, chunk)
+                runChunk(input, target, chunk, band: index)
+                conversion?.applyVector(target, into: output, rows: chunk, band: index)
                 y = chunk.upperBound
             }
         }
     }
 
-    /// Head then colour steps for a few rows, in place on the output.
-    private func head(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
-        switch plan.head {
-        case .none:
-            if let first = colorKernels.first {
-                first.apply(input, output, rows)
-                for k in colorKernels.dropFirst() { k.apply(output, output, rows) }
-                return
-            }
-            copyRows(input, output, rows)
-        case .warp(let warp): WarpKernel.applyFast(warp, input, into: output, rows: rows)
-        case .generate(let g): g.renderFast(into: output, rows: rows, kernels: kernels)
-        case .composite(let stage):
-            switch stage {
-            case .sourceOver: Compositing.sourceOver(top: layers[0], bottom: input, into: output, rows: rows, kernels: kernels)
-            case .blendWithMask:
-                Compositing.blendWithMask(foreground: input, background: layers[0], mask: layers[1], into: output, rows: rows,
-                                          kernels: kernels)
-            }
-        case .blur: preconditionFailure("blur bands are handled in run")
+    /// Head then per-pixel steps for a few rows, in place on the target.
+    private func runChunk(_ input: Mat, _ target: Mat, _ rows: Range<Int>, band: Int) {
+        var steps = colorKernels[...]
+        if let head {
+            head.applyVector(input, into: target, rows: rows, band: band)
+        } else if let first = steps.popFirst() {
+            first.applyVector(input, into: target, rows: rows, band: band)
+        } else {
+            copyRows(input, target, rows)
         }
-        for k in colorKernels { k.apply(output, output, rows) }
+        for k in steps { k.applyVector(target, into: target, rows: rows, band: band) }
     }
 
-    /// Colour steps into the band's scratch rows in the input's format, then luma into the output.
-    private func runWithLuma(_ input: Mat, _ output: Mat, _ band: Range<Int>, scratch: Mat) {
+    /// Per-pixel steps into the band's scratch rows in the input's format, then the
+    /// conversion into the output.
+    private func runConversion(_ conversion: any OperationKernel, _ input: Mat, _ output: Mat, _ band: Range<Int>,
+                               index: Int, scratch: Mat) {
         let chunk = RecipeRenderer.chunkRows
         var y = band.lowerBound
         while y < band.upperBound {
             let n = min(chunk, band.upperBound - y)
             let inRows = input.view(x: 0, y: y, width: input.width, height: n)
             let outRows = output.view(x: 0, y: y, width: output.width, height: n)
-            if colorKernels.isEmpty && input.format == .gray8 {
-                copyRows(inRows, outRows, 0..<n)
-            } else if colorKernels.isEmpty {
-                Luma.applySIMD(inRows, into: outRows, rows: 0..<n, kernels: kernels)
+            if colorKernels.isEmpty {
+                conversion.applyVector(inRows, into: outRows, rows: 0..<n, band: index)
             } else {
                 let tmp = scratch.view(x: 0, y: 0, width: input.width, height: n)
-                colorKernels[0].apply(inRows, tmp, 0..<n)
-                for k in colorKernels.dropFirst() { k.apply(tmp, tmp, 0..<n) }
-                Luma.applySIMD(tmp, into: outRows, rows: 0..<n, kernels: kernels)
+                colorKernels[0].applyVector(inRows, into: tmp, rows: 0..<n, band: index)
+                for k in colorKernels.dropFirst() { k.applyVector(tmp, into: tmp, rows: 0..<n, band: index) }
+                conversion.applyVector(tmp, into: outRows, rows: 0..<n, band: index)
             }
             y += n
         }
@@ -176,63 +189,5 @@ final class CompiledPass {
 
     private func copyRows(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
         forEachRowPair(input, output, rows: rows) { s, d in d.update(from: s, count: input.rowBytes) }
-    }
-}
-
-/// A colour step (or a matrix and the curve after it, fused) with its fast form computed once.
-struct RowKernel {
-    private enum Kind {
-        case matrix(ColorMatrixKernel), curves(ChannelCurves, PairCurveTables), vibrance(Vibrance)
-        case matrixThenCurves(MatrixCurveKernel)
-    }
-    private let kind: Kind
-    private let kernels: KernelTable
-
-    init(_ step: ColorStep, kernels: KernelTable) {
-        switch step {
-        case .matrix(let m): kind = .matrix(ColorMatrixKernel(m, kernels: kernels))
-        case .curves(let c): kind = .curves(c, PairCurveTables(c))
-        case .vibrance(let a): kind = .vibrance(Vibrance(amount: a))
-        }
-        self.kernels = kernels
-    }
-
-    private init(_ kind: Kind, kernels: KernelTable) {
-        self.kind = kind
-        self.kernels = kernels
-    }
-
-    /// The kernels for a pass's colour steps on `format`: a matrix directly followed by
-    /// curves becomes one loop (`MatrixCurveKernel`) where that kernel takes the format.
-    static func compile(_ steps: [ColorStep], format: PixelFormat, kernels: KernelTable) -> [RowKernel] {
-        var compiled: [RowKernel] = []
-        var i = 0
-        while i < steps.count {
-            if i + 1 < steps.count, case .matrix(let m) = steps[i], case .curves(let c) = steps[i + 1],
-               MatrixCurveKernel.fuses(m, format: format) {
-                let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(m, kernels: kernels), curves: c)
-                compiled.append(RowKernel(.matrixThenCurves(fused), kernels: kernels))
-                i += 2
-            } else {
-                compiled.append(RowKernel(steps[i], kernels: kernels))
-                i += 1
-            }
-        }
-        return compiled
-    }
-
-    func apply(_ input: Mat, _ output: Mat, _ rows: Range<Int>) {
-        switch kind {
-        case .matrix(let k): k.apply(input, into: output, rows: rows)
-        case .curves(let c, let pairs):
-            // BGRA through pair tables (two lookups a pixel); other formats through byte tables.
-            if input.format == .bgra8 {
-                pairs.apply(input, into: output, rows: rows, kernels: kernels)
-            } else {
-                c.applyTables(input, into: output, rows: rows)
-            }
-        case .vibrance(let v): v.applySIMD(input, into: output, rows: rows, kernels: kernels)
-        case .matrixThenCurves(let k): k.apply(input, into: output, rows: rows)
-        }
     }
 }

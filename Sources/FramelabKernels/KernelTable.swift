@@ -47,10 +47,12 @@ public struct KernelTable: Sendable {
     public let sourceOver: @Sendable (_ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>,
                                       _ dst: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Void
     /// Horizontal blur pass: `n` outputs, output i = Σ padded[i + k·channels]·w[k] at 8
-    /// fractional bits (weights ×2^12, splatted).
+    /// fractional bits (weights ×2^12, splatted). `taps` is odd and the weights symmetric
+    /// (w[k] = w[taps − 1 − k]), as a Gaussian's are: the loops add mirrored samples first.
     public let blurHorizontal: @Sendable (_ padded: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>, _ n: Int,
                                           _ channels: Int, _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int) -> Int
-    /// Vertical blur pass: `n` bytes, byte i = Σ ring[rowOffsets[k] + i]·w[k], rounded, ≤ 255.
+    /// Vertical blur pass: `n` bytes, byte i = Σ ring[rowOffsets[k] + i]·w[k], rounded, ≤ 255;
+    /// odd `taps`, symmetric weights (as `blurHorizontal`).
     public let blurVertical: @Sendable (_ ring: UnsafePointer<Int32>, _ rowOffsets: UnsafePointer<Int>,
                                         _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int,
                                         _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int

@@ -114,13 +114,17 @@ extension PortableKernels {
     @inlinable @inline(__always)
     public static func blurHorizontal(_ padded: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>, _ n: Int,
                                       _ channels: Int, _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int) -> Int {
+        // The weights are symmetric: samples k and taps − 1 − k are added before one
+        // multiply (half the multiplies; the sums are exact, so the bytes are the same).
+        let half = taps / 2, step = channels &* 4
         var i = 0
         while i &+ 8 <= n {
-            var acc = I.zero
-            var tap = UnsafeRawPointer(padded + i)
-            for k in 0..<taps {
-                acc &+= tap.loadUnaligned(as: I.self) &* weights[k]
-                tap += channels &* 4
+            var left = UnsafeRawPointer(padded + i), right = left + (taps &- 1) &* step
+            var acc = (left + half &* step).loadUnaligned(as: I.self) &* weights[half]
+            for k in 0..<half {
+                acc &+= (left.loadUnaligned(as: I.self) &+ right.loadUnaligned(as: I.self)) &* weights[k]
+                left += step
+                right -= step
             }
             UnsafeMutableRawPointer(out + i).storeBytes(of: (acc &+ 8) &>> 4, as: I.self)
             i &+= 8
@@ -135,10 +139,14 @@ extension PortableKernels {
                                     _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
         let half = I(repeating: 1 << 19), hi = I(repeating: 255)
         var i = 0
+        let mid = taps / 2
         while i &+ 8 <= n {
-            var acc = I.zero
-            for k in 0..<taps {
-                acc &+= UnsafeRawPointer(ring + rowOffsets[k] + i).loadUnaligned(as: I.self) &* weights[k]
+            // Symmetric weights: rows k and taps − 1 − k share one multiply (as above).
+            var acc = UnsafeRawPointer(ring + rowOffsets[mid] + i).loadUnaligned(as: I.self) &* weights[mid]
+            for k in 0..<mid {
+                let a = UnsafeRawPointer(ring + rowOffsets[k] + i).loadUnaligned(as: I.self)
+                let b = UnsafeRawPointer(ring + rowOffsets[taps &- 1 &- k] + i).loadUnaligned(as: I.self)
+                acc &+= (a &+ b) &* weights[k]
             }
             let v = lanewiseMin((acc &+ half) &>> 20, hi)
             UnsafeMutableRawPointer(dst + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)

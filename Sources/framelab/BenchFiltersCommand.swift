@@ -16,9 +16,11 @@ struct BenchFiltersCommand: ParsableCommand {
             ratios against memcpy of the same bytes, the OpenCV reference and the scalar path (OpenCV is \
             pinned to one thread). Then the chain sepia → hue → colorControls → gamma eagerly and as one \
             fused recipe (1 and 2 threads, and --threads), at 720p, 1080p and 4K, a frame-budget table \
-            (which paths fit 24, 30 and 60 fps) and the speed goals checked at 1920x1080; for \
-            those, the cases each goal compares are timed again side by side, in alternating rounds, \
-            so a change in the machine's speed during the run falls on all of them alike. \
+            (which paths fit 24, 30 and 60 fps) and the speed goals of the kernel level (AVX-512 and \
+            AVX2 goals; the baseline level's lines are measured only, marked [info]) checked at 1920x1080; \
+            the cases the goals compare are timed side by side, in alternating rounds, so a change in the \
+            machine's speed during the run falls on all of them alike, and those timings replace the \
+            table's rows (marked *), so the table and the goal lines quote the same numbers. \
             The plugin path times plugin filters (found on the usual plugin search path, see \
             --plugin-path) in process with default parameters, on the same frames, next to the built-ins:
             a --filter naming a plugin filter is timed there; with --paths ...,plugin and no plugin named, \

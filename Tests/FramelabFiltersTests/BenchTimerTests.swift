@@ -14,19 +14,69 @@ import Testing
         for t in timings { #expect(t.minMs >= 0 && t.minMs <= t.medianMs) }
     }
 
-    @Test func goalChecksPreferTheSideBySideTimes() {
-        func timing(_ ms: Double) -> BenchTimer.Timing { BenchTimer.Timing(minMs: ms, medianMs: ms, samplesMs: [ms]) }
+    static func timing(_ ms: Double) -> BenchTimer.Timing { BenchTimer.Timing(minMs: ms, medianMs: ms, samplesMs: [ms]) }
+
+    static func row(_ filter: String, _ path: String, _ ms: Double, threads: Int = 1) -> BenchResult {
+        BenchResult(filter: filter, path: path, width: 1920, height: 1080, threads: threads, timing: timing(ms))
+    }
+
+    /// The side-by-side timings replace the tables' rows and memcpy, so the table and the
+    /// goal lines quote one number per case.
+    @Test func sideBySideTimesReplaceTheTableRows() {
         var report = BenchReport()
-        report.results = [BenchResult(filter: "sepia", path: "simd", width: 1920, height: 1080, threads: 1, timing: timing(2)),
-                          BenchResult(filter: "chain4", path: "recipe", width: 1920, height: 1080, threads: 1, timing: timing(3))]
-        let goal = "four-op recipe within 1.3x of one SIMD colour op (sepia)"
+        report.isa = "avx2"
+        report.sizes = ["1920x1080"]
+        report.memcpy = ["1920x1080": Self.timing(1)]
+        report.results = [Self.row("sepia", "simd", 2), Self.row("chain4", "recipe", 3)]
+        let goal = "four-op recipe within 1.30x of one SIMD colour op (sepia)"
         #expect(report.goalChecks().first { $0.goal == goal }?.met == false)      // 1.5x from the tables
-        report.goalTimings = [FilterBenchmark.goalKey("sepia", "simd"): timing(2),
-                              FilterBenchmark.goalKey("chain4", "recipe"): timing(2.5)]
+        report.goalTimings = [FilterBenchmark.goalKey("memcpy", ""): Self.timing(0.8),
+                              FilterBenchmark.goalKey("sepia", "simd"): Self.timing(2),
+                              FilterBenchmark.goalKey("chain4", "recipe"): Self.timing(2.5),
+                              FilterBenchmark.goalKey("chain4", "recipe", threads: 2, size: "1280x720"): Self.timing(1)]
         report.goalRounds = FilterBenchmark.goalRounds
+        report.adoptSideBySide()
+        #expect(report.memcpy["1920x1080"]?.minMs == 0.8)
+        #expect(report.result("chain4", "recipe", "1920x1080")?.timing.minMs == 2.5)
+        #expect(report.result("chain4", "recipe", "1920x1080")?.sideBySide == true)
+        #expect(report.result("chain4", "recipe", "1280x720", threads: 2)?.timing.minMs == 1)
         let check = report.goalChecks().first { $0.goal == goal }
         #expect(check?.met == true)                                               // 1.25x side by side
         #expect(check?.measured.contains("2.50 vs 2.00 ms") == true, "\(check?.measured ?? "")")
-        #expect(report.goals()[0].contains("side by side in \(FilterBenchmark.goalRounds) alternating rounds"))
+        // The table quotes the same sepia time and ratio as the goal line.
+        let text = report.text()
+        #expect(text.contains("side by side in \(FilterBenchmark.goalRounds) alternating rounds"))
+        let sepiaRow = text.split(separator: "\n").first { $0.hasPrefix("sepia") && $0.contains("simd") }
+        #expect(sepiaRow?.contains("2.50x") == true && sepiaRow?.hasSuffix("*") == true, "\(sepiaRow ?? "")")
+        #expect(report.goalChecks().first { $0.goal == "SIMD sepia within 2.50x of memcpy" }?.measured == "2.00 ms = 2.50x memcpy")
+    }
+
+    /// Each level checks its own goals; the baseline level prints its numbers without a verdict.
+    @Test func goalsDependOnTheKernelLevel() {
+        var report = BenchReport()
+        report.memcpy = ["1920x1080": Self.timing(1)]
+        report.results = [Self.row("sepia", "simd", 2), Self.row("gamma", "simd", 1.9), Self.row("vibrance", "simd", 5),
+                          Self.row("gaussianBlur", "simd", 60), Self.row("gaussianBlur", "opencv", 40),
+                          Self.row("gamma", "recipe", 2), Self.row("gamma", "recipe", 1, threads: 2),
+                          Self.row("gaussianBlur", "recipe", 60), Self.row("gaussianBlur", "recipe", 60, threads: 2)]
+        report.isa = "avx512"
+        var lines = report.goalLines()
+        #expect(lines.first { $0.goal == "SIMD sepia within 1.80x of memcpy" }?.met == false)
+        #expect(lines.first { $0.goal == "SIMD gamma within 2.00x of memcpy" }?.met == true)
+        #expect(lines.first { $0.goal == "SIMD vibrance within 4.00x of memcpy" }?.met == false)
+        #expect(lines.first { $0.goal == "SIMD gaussianBlur no slower than OpenCV" }?.met == false)
+        #expect(lines.first { $0.goal == "gamma (recipe) at 1920x1080 with 2 threads at least 1.70x faster than 1" }?.met == true)
+        // Two threads are a goal for per-pixel operations only.
+        #expect(!lines.contains { $0.goal.hasPrefix("gaussianBlur (recipe)") })
+        report.isa = "avx2"
+        lines = report.goalLines()
+        #expect(lines.first { $0.goal == "SIMD sepia within 2.50x of memcpy" }?.met == true)
+        #expect(!lines.contains { $0.goal.hasPrefix("SIMD gamma within") })
+        report.isa = "baseline"
+        lines = report.goalLines()
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.met == nil })
+        #expect(report.goalChecks().isEmpty)
+        #expect(report.goals().contains { $0.contains("[info] SIMD sepia") })
+        #expect(report.json().contains("\"met\": null"))
     }
 }

@@ -57,7 +57,7 @@ import Testing
 
     @Test func filtersKeepTheLevelTheyWereMadeWith() throws {
         for level in KernelLevel.supported {
-            let renderer = KernelLevel.$override.withValue(level) { RecipeRenderer(Recipe([("sepia", .color(.matrix(.identity)))])) }
+            let renderer = KernelLevel.$override.withValue(level) { RecipeRenderer(Recipe([("sepia", ColorMatrixOperation(.identity))])) }
             #expect(renderer.level == level)
             #expect(KernelLevel.$override.withValue(level) { KernelLevel.compiled } == level.rawValue)
         }
@@ -182,11 +182,26 @@ import Testing
             for channels in [1, 3, 4] {
                 var expected = [Int32](repeating: -1, count: n + 8)
                 let done = expected.withUnsafeMutableBufferPointer { Self.horizontal(.portable, padded, $0.baseAddress!, n, channels, weights) }
+                // The portable loop (which adds mirrored samples first) against the plain sum.
+                for i in 0..<done {
+                    let sum = (0..<taps).reduce(Int32(0)) { $0 + padded[i + $1 * channels] * weights[$1][0] }
+                    #expect(expected[i] == (sum + 8) >> 4, "blurHorizontal \(n) \(channels) portable at \(i)")
+                }
                 for table in Self.variants {
                     var out = [Int32](repeating: -1, count: n + 8)
                     let count = out.withUnsafeMutableBufferPointer { Self.horizontal(table, padded, $0.baseAddress!, n, channels, weights) }
                     #expect(count == done && out == expected, "blurHorizontal \(n) \(channels) at \(table.name)")
                 }
+            }
+            var plain = [UInt8](repeating: 0, count: n + 8)
+            let plainDone = plain.withUnsafeMutableBufferPointer { d in
+                ring.withUnsafeBufferPointer { r in offsets.withUnsafeBufferPointer { o in weights.withUnsafeBufferPointer { w in
+                    KernelTable.portable.blurVertical(r.baseAddress!, o.baseAddress!, w.baseAddress!, taps, d.baseAddress!, n)
+                } } }
+            }
+            for i in 0..<plainDone {
+                let sum = (0..<taps).reduce(Int32(0)) { $0 + ring[offsets[$1] + i] * weights[$1][0] }
+                #expect(Int32(plain[i]) == min(255, (sum + (1 << 19)) >> 20), "blurVertical \(n) portable at \(i)")
             }
             compareBytes("blurVertical \(n)", n: n) { t, d in
                 ring.withUnsafeBufferPointer { r in offsets.withUnsafeBufferPointer { o in weights.withUnsafeBufferPointer { w in

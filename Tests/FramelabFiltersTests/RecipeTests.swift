@@ -77,7 +77,10 @@ import Testing
 
     @Test func buildingARecipeDoesNoPixelWork() throws {
         // A recipe holds only descriptions: building and planning need no image at all.
-        let r = Recipe().appending("invert", .color(.matrix(.identity))).appending("gray", .luma)
+        let registry = FilterRegistry.builtIns
+        let invert = try #require(try registry["invert"]!.makeOperation(ElementSpec(name: "invert")))
+        let gray = try #require(try registry["gray"]!.makeOperation(ElementSpec(name: "gray")))
+        let r = Recipe().appending("invert", invert).appending("gray", gray)
         #expect(r.steps.map(\.name) == ["invert", "gray"])
         #expect(try r.plan(format: .bgr8, width: 8000, height: 8000).output.format == .gray8)
     }

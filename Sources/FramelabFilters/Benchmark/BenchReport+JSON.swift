@@ -23,10 +23,14 @@ extension BenchReport {
             let q = ratios(r)
             return "{\"filter\": \(string(r.filter)), \"path\": \(string(r.path)), \"size\": \(string(r.size)), "
                 + "\"threads\": \(r.threads), \"min_ms\": \(number(r.timing.minMs)), \"median_ms\": \(number(r.timing.medianMs)), "
-                + "\"runs\": \(r.timing.runs), \"vs_memcpy\": \(q.memcpy.map(number) ?? "null"), "
+                + "\"runs\": \(r.timing.runs), \"side_by_side\": \(r.sideBySide), \"vs_memcpy\": \(q.memcpy.map(number) ?? "null"), "
                 + "\"vs_opencv\": \(q.openCV.map(number) ?? "null"), \"vs_scalar\": \(q.scalar.map(number) ?? "null")}"
         }
-        let goals = goalChecks().map { "{\"goal\": \(string($0.goal)), \"measured\": \(string($0.measured)), \"met\": \($0.met)}" }
+        // "met" is null for a line measured only (no goal at this level).
+        let goals = goalLines().map { line in
+            "{\"goal\": \(string(line.goal)), \"measured\": \(string(line.measured)), "
+                + "\"met\": \(line.met.map { String($0) } ?? "null")}"
+        }
         return "{\"isa\": \(string(isa)), \"memcpy_ms\": \(number(first)), \"memcpy_ms_by_size\": {\(bySize)},\n \"results\": [\n  "
             + rows.joined(separator: ",\n  ") + "\n ],\n \"skipped\": [" + skipped.map(string).joined(separator: ", ")
             + "],\n \"goals\": [" + goals.joined(separator: ", ") + "]}"

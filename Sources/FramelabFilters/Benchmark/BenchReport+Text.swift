@@ -42,7 +42,12 @@ extension BenchReport {
                           column(Self.ms(r.timing.minMs), 9, left: true), column(Self.ms(r.timing.medianMs), 9, left: true),
                           column(Self.ratio(q.memcpy), 9, left: true),
                           column(r.path == "opencv" ? "" : Self.ratio(q.openCV), 9, left: true),
-                          column(r.path == "scalar" ? "" : Self.ratio(q.scalar), 9, left: true)].joined(separator: " "))
+                          column(r.path == "scalar" ? "" : Self.ratio(q.scalar), 9, left: true)].joined(separator: " ")
+                         + (r.sideBySide ? " *" : ""))
+        }
+        if results.contains(where: \.sideBySide) {
+            lines.append("* timed side by side with memcpy and the other goal cases (\(goalRounds) alternating rounds); "
+                         + "the goal lines quote these rows")
         }
         if !skipped.isEmpty {
             lines.append("")
@@ -56,7 +61,8 @@ extension BenchReport {
         for r in results where r.filter == "chain4" {
             lines.append([column(r.path, 14), column(r.size, 10), column(String(r.threads), 3, left: true),
                           column(Self.ms(r.timing.minMs), 9, left: true), column(Self.ms(r.timing.medianMs), 9, left: true),
-                          column(Self.ratio(ratios(r).memcpy), 9, left: true)].joined(separator: " "))
+                          column(Self.ratio(ratios(r).memcpy), 9, left: true)].joined(separator: " ")
+                         + (r.sideBySide ? " *" : ""))
         }
         lines.append("")
         lines += budgetTable()
@@ -76,50 +82,6 @@ extension BenchReport {
                           column(Self.ms(r.timing.medianMs), 9, left: true), " " + fits.joined()].joined(separator: " "))
         }
         return lines
-    }
-
-    /// The issue's speed goals, checked on minimum times at 1920x1080: the side-by-side
-    /// timings when the run made them, else the tables' own.
-    public func goalChecks() -> [(goal: String, measured: String, met: Bool)] {
-        let size = "1920x1080"
-        func time(_ filter: String, _ path: String, threads: Int = 1) -> Double? {
-            if let t = goalTimings[FilterBenchmark.goalKey(filter, path, threads: threads)] { return t.minMs }
-            return result(filter, path, size, threads: threads)?.timing.minMs
-        }
-        var checks: [(String, String, Bool)] = []
-        if let g = time("gray", "simd"), let cv = time("gray", "opencv") {
-            checks.append(("SIMD gray no slower than OpenCV cvtColor", "\(Self.ms(g)) vs \(Self.ms(cv)) ms = \(Self.ratio(g / cv))", g <= cv))
-        }
-        if let m = goalTimings[FilterBenchmark.goalKey("memcpy", "")]?.minMs ?? memcpy[size]?.minMs {
-            for name in ["sepia", "colorMatrix", "colorControls", "hue"] {
-                guard let s = time(name, "simd") else { continue }
-                checks.append(("SIMD \(name) within 2.5x of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m)) memcpy", s / m <= 2.5))
-            }
-        }
-        if let fused = time("chain4", "recipe") {
-            if let single = time("sepia", "simd") {
-                let r = fused / single
-                checks.append(("four-op recipe within 1.3x of one SIMD colour op (sepia)",
-                               "\(Self.ms(fused)) vs \(Self.ms(single)) ms = \(Self.ratio(r))", r <= 1.3))
-            }
-            if let eager = time("chain4", "eager-simd") {
-                let r = eager / fused
-                checks.append(("four-op recipe at least 3x faster than eager SIMD",
-                               "\(Self.ms(eager)) vs \(Self.ms(fused)) ms = \(Self.ratio(r))", r >= 3))
-            }
-            if let two = time("chain4", "recipe", threads: 2) {
-                let r = fused / two
-                checks.append(("recipe with 2 threads at least 1.7x faster than 1",
-                               "\(Self.ms(fused)) vs \(Self.ms(two)) ms = \(Self.ratio(r))", r >= 1.7))
-            }
-        }
-        return checks
-    }
-
-    func goals() -> [String] {
-        let how = goalRounds > 0 ? "; the compared cases re-timed side by side in \(goalRounds) alternating rounds" : ""
-        return ["speed goals (one thread unless stated, 1920x1080, min times\(how)):"]
-            + goalChecks().map { "  [\($0.met ? "met" : "NOT met")] \($0.goal): \($0.measured)" }
     }
 }
 

@@ -8,6 +8,8 @@ public struct BenchResult: Sendable {
     public let height: Int
     public let threads: Int
     public let timing: BenchTimer.Timing
+    /// Timed side by side with the goal cases (`FilterBenchmark.timeGoalsSideBySide`).
+    public var sideBySide = false
 
     public var size: String { "\(width)x\(height)" }
 }
@@ -32,6 +34,29 @@ public struct BenchReport: Sendable {
     public var goalRounds = 0
 
     public init() {}
+
+    /// Puts the side-by-side goal timings (`goalTimings`) into the rows and the memcpy of
+    /// their size, replacing what the tables measured alone (or adding the row), so the
+    /// table and the goal lines quote one measurement per case.
+    public mutating func adoptSideBySide() {
+        for (key, timing) in goalTimings.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            let dims = parts.count == 4 ? parts[3].split(separator: "x").compactMap { Int($0) } : []
+            guard dims.count == 2, let threads = Int(parts[2]) else { continue }
+            if parts[0] == "memcpy" {
+                memcpy[parts[3]] = timing
+                continue
+            }
+            var row = BenchResult(filter: parts[0], path: parts[1], width: dims[0], height: dims[1], threads: threads, timing: timing)
+            row.sideBySide = true
+            if let i = results.firstIndex(where: { $0.filter == row.filter && $0.path == row.path && $0.size == row.size
+                                                   && $0.threads == threads }) {
+                results[i] = row
+            } else {
+                results.append(row)
+            }
+        }
+    }
 
     func result(_ filter: String, _ path: String, _ size: String, threads: Int? = nil) -> BenchResult? {
         results.first { $0.filter == filter && $0.path == path && $0.size == size && (threads == nil || $0.threads == threads) }

@@ -128,47 +128,71 @@ public struct FilterBenchmark {
     public static let goalRounds = 5
 
     /// The key of a goal case in `BenchReport.goalTimings`.
-    public static func goalKey(_ filter: String, _ path: String, threads: Int = 1) -> String {
-        "\(filter)/\(path)/\(threads)"
+    public static func goalKey(_ filter: String, _ path: String, threads: Int = 1, size: String = "1920x1080") -> String {
+        "\(filter)/\(path)/\(threads)/\(size)"
     }
 
-    /// Re-times, side by side at 1920x1080, the cases the speed goals compare (those this
-    /// run's filters and paths include): memcpy, the single SIMD and OpenCV ops, and the
-    /// chain eagerly and as a recipe on 1 and 2 threads. The tables keep their own times.
+    /// Times side by side, in alternating rounds, the cases the speed goals compare (those
+    /// this run's filters and paths include) and puts those timings into the report's rows
+    /// (`BenchReport.adoptSideBySide`), so the table and the goal lines quote one
+    /// measurement: memcpy, each built-in on the SIMD path and, where it has one, its
+    /// OpenCV reference, per-pixel ops as recipes on 1 and 2 threads (1080p), and the chain
+    /// eagerly and as a recipe on 1 and 2 threads (1080p, and the recipe at 720p).
     func timeGoalsSideBySide(_ report: inout BenchReport, progress: (String) -> Void) throws {
-        let (w, h) = (1920, 1080)
-        let measured = configuration.sizes.contains { $0 == (w, h) } || configuration.budgetSizes.contains { $0 == (w, h) }
+        let main = (width: 1920, height: 1080), small = (width: 1280, height: 720)
+        let measured = configuration.sizes.contains { $0 == main } || configuration.budgetSizes.contains { $0 == main }
         guard measured else { return }
-        let frame = Self.testFrame(width: w, height: h)
-        let copy = Mat(format: frame.format, width: w, height: h)
+        var frames: [String: Mat] = [:]
+        func frame(_ size: (width: Int, height: Int)) -> Mat {
+            let key = "\(size.width)x\(size.height)"
+            if let f = frames[key] { return f }
+            let f = Self.testFrame(width: size.width, height: size.height)
+            frames[key] = f
+            return f
+        }
+        let mainFrame = frame(main)
+        let copy = Mat(format: mainFrame.format, width: main.width, height: main.height)
         var keys = [Self.goalKey("memcpy", "")]
         var bodies: [() throws -> Void] = [{
-            copy.withUnsafeMutableBytes { dst in frame.withUnsafeBytes { src in _ = memcpy(dst.baseAddress!, src.baseAddress!, src.count) } }
+            copy.withUnsafeMutableBytes { dst in mainFrame.withUnsafeBytes { src in _ = memcpy(dst.baseAddress!, src.baseAddress!, src.count) } }
         }]
-        func add(_ key: String, _ filters: [any FrameFilter]) {
+        func add(_ key: String, _ filters: [any FrameFilter], on input: Mat) {
             keys.append(key)
-            bodies.append { try Self.runChain(filters, on: frame) }
+            bodies.append { try Self.runChain(filters, on: input) }
         }
         let paths = configuration.paths
-        for name in ["gray", "sepia", "colorMatrix", "colorControls", "hue"] where configuration.filters.contains(name) {
-            for path in [FilterPath.simd, .opencv] where paths.contains(path) && (path == .simd || name == "gray") {
-                add(Self.goalKey(name, path.rawValue), [try registry.instantiate(ElementSpec(name: name), path: path)])
+        for name in configuration.filters where registry[name]?.hasPaths == true {
+            let spec = ElementSpec(name: name)
+            if paths.contains(.simd) { add(Self.goalKey(name, "simd"), [try registry.instantiate(spec, path: .simd)], on: mainFrame) }
+            if paths.contains(.opencv), registry[name]!.paths.contains(.opencv) {
+                add(Self.goalKey(name, "opencv"), [try registry.instantiate(spec, path: .opencv)], on: mainFrame)
+            }
+            if paths.contains(.recipe), registry.isPerPixel(name) {
+                for threads in [1, 2] {
+                    add(Self.goalKey(name, "recipe", threads: threads),
+                        [try registry.instantiate(spec, path: .recipe, threads: threads)], on: mainFrame)
+                }
             }
         }
         let specs = try Self.chain.map { try ElementSpec(parsing: $0) }
         if paths.contains(.simd) {
-            add(Self.goalKey("chain4", "eager-simd"), try specs.map { try registry.instantiate($0, path: .simd) })
+            add(Self.goalKey("chain4", "eager-simd"), try specs.map { try registry.instantiate($0, path: .simd) }, on: mainFrame)
         }
         if paths.contains(.recipe) {
-            for threads in [1, 2] {
-                add(Self.goalKey("chain4", "recipe", threads: threads),
-                    try registry.instantiateChain(specs, path: .recipe, threads: threads))
+            var sizes = [main]
+            if configuration.budgetSizes.contains(where: { $0 == small }) { sizes.append(small) }
+            for size in sizes {
+                for threads in [1, 2] {
+                    add(Self.goalKey("chain4", "recipe", threads: threads, size: "\(size.width)x\(size.height)"),
+                        try registry.instantiateChain(specs, path: .recipe, threads: threads), on: frame(size))
+                }
             }
         }
-        progress("speed goals: \(keys.count) cases side by side at \(w)x\(h), \(Self.goalRounds) rounds")
+        progress("speed goals: \(keys.count) cases side by side, \(Self.goalRounds) rounds")
         let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds)
         for (key, timing) in zip(keys, timings) { report.goalTimings[key] = timing }
         report.goalRounds = Self.goalRounds
+        report.adoptSideBySide()
     }
 
     /// Times, side by side in alternating rounds at the first size, each configured

@@ -1,6 +1,98 @@
 import FramelabCore
-
+import FramelabCV
 import FramelabKernels
+
+/// A colour matrix on B, G, R (and A when it changes alpha) as a filter operation: per
+/// pixel, consecutive matrices compose into one, and a matrix followed by a curve runs in
+/// one loop (`MatrixCurveKernel`).
+struct ColorMatrixOperation: PerPixelOperation {
+    let matrix: ColorMatrix
+
+    init(_ matrix: ColorMatrix) { self.matrix = matrix }
+
+    var fusion: Fusion { .perPixel(self) }
+    var planLabel: String { "colour matrix" }
+
+    func outputShape(format: PixelFormat, width: Int, height: Int) -> ImageShape? {
+        sameColorShape(format, width, height)
+    }
+
+    func kernel(for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
+        ColorMatrixOperationKernel(ColorMatrixKernel(matrix, kernels: kernels))
+    }
+
+    func composed(after previous: any PerPixelOperation) -> (any PerPixelOperation)? {
+        (previous as? ColorMatrixOperation).map { ColorMatrixOperation(matrix.after($0.matrix)) }
+    }
+
+    func sharedLoop(with next: any PerPixelOperation, format: PixelFormat) -> String? {
+        guard next is CurvesOperation, MatrixCurveKernel.fuses(matrix, format: format) else { return nil }
+        return "colour matrix and lookup table run in one loop per row "
+            + "(vector multiply-adds, pair-table lookups \(MatrixCurveKernel.lag) pixels behind)"
+    }
+
+    func sharedLoopKernel(with next: any PerPixelOperation, for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
+        let curves = (next as! CurvesOperation).curves
+        return MatrixCurveOperationKernel(MatrixCurveKernel(matrix: ColorMatrixKernel(matrix, kernels: kernels), curves: curves))
+    }
+}
+
+/// The colour matrix's three paths for one kernel level.
+final class ColorMatrixOperationKernel: OperationKernel {
+    let vector: ColorMatrixKernel
+
+    init(_ vector: ColorMatrixKernel) { self.vector = vector }
+
+    func applyScalar(_ input: Mat, into output: Mat) { vector.matrix.applyScalar(input, into: output) }
+
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int) {
+        vector.apply(input, into: output, rows: rows)
+    }
+
+    func applyOpenCV(_ input: Mat, into output: Mat) throws {
+        try OpenCVFilters.transform(input, into: output, matrix: vector.matrix.openCVMatrix(channels: input.format.channels))
+    }
+}
+
+extension ColorMatrix {
+    /// The scalar reference: applies the matrix to every pixel of a BGR8 or BGRA8 image in
+    /// Double precision, rounding to nearest and clamping to 0…255. `output` may be `input`.
+    public func applyScalar(_ input: Mat, into output: Mat) {
+        precondition(input.hasSameShape(as: output), "ColorMatrix: shapes differ")
+        precondition(input.format == .bgra8 || input.format == .bgr8, "ColorMatrix takes bgr8 or bgra8")
+        let step = input.format.bytesPerPixel
+        // Coefficients in locals: the loop must not index nested arrays per pixel.
+        let (m00, m01, m02, m03, b0) = (m[0][0], m[0][1], m[0][2], m[0][3], bias[0])
+        let (m10, m11, m12, m13, b1) = (m[1][0], m[1][1], m[1][2], m[1][3], bias[1])
+        let (m20, m21, m22, m23, b2) = (m[2][0], m[2][1], m[2][2], m[2][3], bias[2])
+        let (m30, m31, m32, m33, b3) = (m[3][0], m[3][1], m[3][2], m[3][3], bias[3])
+        forEachRowPair(input, output) { s, d in
+            for x in 0..<input.width {
+                let p = x * step
+                let b = Double(s[p]), g = Double(s[p + 1]), r = Double(s[p + 2])
+                let a = step == 4 ? Double(s[p + 3]) : 255
+                d[p + 2] = clampToByte(m00 * r + m01 * g + m02 * b + m03 * a + b0)
+                d[p + 1] = clampToByte(m10 * r + m11 * g + m12 * b + m13 * a + b1)
+                d[p] = clampToByte(m20 * r + m21 * g + m22 * b + m23 * a + b2)
+                if step == 4 { d[p + 3] = clampToByte(m30 * r + m31 * g + m32 * b + m33 * a + b3) }
+            }
+        }
+    }
+
+    /// Rows and columns reordered to memory order (B, G, R[, A]) with the bias as last
+    /// column, as cv::transform takes it.
+    func openCVMatrix(channels: Int) -> [Double] {
+        let order = [2, 1, 0, 3]  // memory channel → matrix index
+        var out: [Double] = []
+        for row in 0..<channels {
+            let i = order[row]
+            for col in 0..<channels { out.append(m[i][order[col]]) }
+            // Three channels: alpha is 255 in the definition, so its column folds into the bias.
+            out.append(bias[i] + (channels == 3 ? m[i][3] * 255 : 0))
+        }
+        return out
+    }
+}
 
 /// The SIMD colour-matrix kernel: BGRA pixels through the level's `matrix3` (alpha kept)
 /// or `matrix4` loop, then a scalar tail in the same float arithmetic.
@@ -18,6 +110,8 @@ import FramelabKernels
 /// (docs/filters.md). Float also has more precision than 12-bit fixed point, so results
 /// stay within ±1 of the Double reference.
 struct ColorMatrixKernel {
+    /// The matrix (for the scalar and OpenCV paths of its operation).
+    let matrix: ColorMatrix
     /// Rows R, G, B, A of coefficients on R, G, B, A, then bias: 4 x 5 floats, flat.
     let coefficients: [Float]
     let keepsAlpha: Bool
@@ -27,6 +121,7 @@ struct ColorMatrixKernel {
     let kernels: KernelTable
 
     init(_ matrix: ColorMatrix, kernels: KernelTable = KernelLevel.currentTable) {
+        self.matrix = matrix
         coefficients = (0..<4).flatMap { r in (matrix.m[r] + [matrix.bias[r]]).map { Float($0) } }
         keepsAlpha = matrix.keepsAlpha
         clamp = ClampNeed(matrix, rows: keepsAlpha ? 3 : 4)

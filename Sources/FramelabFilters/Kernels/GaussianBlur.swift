@@ -1,9 +1,53 @@
 import FramelabCore
+import FramelabCV
 import FramelabKernels
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The Gaussian blur as a filter operation: a neighbourhood, so in a recipe it starts a
+/// pass and runs a whole band at a time (its ring of rows spans the band).
+struct GaussianBlurOperation: FilterOperation {
+    let sigma: Double
+
+    var fusion: Fusion { .neighbourhood }
+    var planLabel: String { "gaussian blur σ=\(sigma) (separable)" }
+
+    func outputShape(format: PixelFormat, width: Int, height: Int) -> ImageShape? {
+        format == .grayF32 ? nil : (format, width, height)
+    }
+
+    func kernel(for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
+        GaussianBlurKernel(GaussianBlur(sigma: sigma), kernels: kernels)
+    }
+}
+
+/// The blur's three paths for one kernel level, with its working memory: one scratch per
+/// band, kept across frames.
+final class GaussianBlurKernel: OperationKernel {
+    let blur: GaussianBlur
+    let kernels: KernelTable
+    let scratch = ScratchPool()
+
+    init(_ blur: GaussianBlur, kernels: KernelTable) {
+        self.blur = blur
+        self.kernels = kernels
+        scratch.prepare(bands: 1)
+    }
+
+    func applyScalar(_ input: Mat, into output: Mat) { blur.applyScalar(input, into: output) }
+
+    func prepare(bands: Int) { scratch.prepare(bands: bands) }
+
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int) {
+        blur.applyVector(input, into: output, rows: rows, scratch: scratch.scratch(band: band), kernels: kernels)
+    }
+
+    func applyOpenCV(_ input: Mat, into output: Mat) throws {
+        try OpenCVFilters.gaussianBlur(input, into: output, radius: blur.radius, sigma: blur.sigma)
+    }
+}
 
 /// Separable Gaussian blur with standard deviation `sigma` (Core Image's radius), kernel
 /// half-width ceil(3σ), edges repeated (OpenCV's BORDER_REPLICATE). All channels, alpha too.
@@ -52,22 +96,36 @@ struct GaussianBlur: Sendable {
         }
     }
 
+    /// The ring of horizontally blurred rows a strip of columns keeps, at most (bytes):
+    /// about half of a 512 KB L2 cache, so the vertical pass, which reads every ring row
+    /// for every output row, reads from L2 and not from L3.
+    static let ringBytes = 256 * 1024
+
+    /// Pixels per strip of columns for this blur on rows of `width` pixels of `channels`.
+    func stripWidth(width: Int, channels: Int) -> Int {
+        let ringCount = 2 * radius + 1
+        let fits = Self.ringBytes / (4 * ringCount * channels)
+        // Narrow strips pay for their 2r padding columns; below 64 pixels not worth it.
+        return min(width, max(64, fits))
+    }
+
     /// SIMD: weights ×2^12 in each pass, the horizontal result kept at 8 fractional bits
     /// so the vertical products fit Int32; the horizontal pass reads
     /// neighbours `channels` bytes apart, so eight consecutive samples make one vector
-    /// whatever the format. Rows are blurred horizontally into a ring of 32-bit rows, then
-    /// combined vertically; `rows` of the output are produced. All working memory is in
-    /// `scratch`, which the caller keeps across frames and does not share between threads.
-    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch,
-                   kernels: KernelTable = KernelLevel.currentTable) {
+    /// whatever the format. The image is done in strips of columns (`stripWidth`); in each,
+    /// rows are blurred horizontally into a ring of 32-bit rows, then combined vertically;
+    /// `rows` of the output are produced. All working memory is in `scratch`, which the
+    /// caller keeps across frames and does not share between threads.
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch,
+                     kernels: KernelTable = KernelLevel.currentTable) {
         typealias V = SIMD8<Int32>
         let ch = input.format.channels, w = input.width, h = input.height, r = radius
-        let n = w * ch
         let ringCount = 2 * r + 1
-        let stride = n + 8
+        let strip = stripWidth(width: w, channels: ch)
+        let stride = strip * ch + 8
         let taps = fixed.count
-        // Padded source row (r pixels each side, edges repeated), as Int32; the ring of rows.
-        scratch.reserve(padded: (w + 2 * r) * ch + 8, ring: ringCount * stride, taps: taps)
+        // Padded source strip (r pixels each side, edges repeated), as Int32; the ring of rows.
+        scratch.reserve(padded: (strip + 2 * r) * ch + 8, ring: ringCount * stride, taps: taps)
         input.withUnsafeBytes { src in
             output.withUnsafeMutableBytes { dst in
                 guard let s = src.baseAddress?.assumingMemoryBound(to: UInt8.self),
@@ -76,35 +134,40 @@ struct GaussianBlur: Sendable {
                     scratch.withBuffers { pb, rb, splat, rowsOf in
                         let fixed = fixedBuffer.baseAddress!
                         for k in 0..<taps { splat[k] = V(repeating: fixed[k]) }
-                        // Horizontal pass of source row `sy` into ring slot sy mod ringCount.
-                        func horizontal(_ sy: Int) {
-                            let row = s + min(max(sy, 0), h - 1) * input.stride
-                            for x in 0..<(w + 2 * r) {
-                                let sx = min(max(x - r, 0), w - 1)
-                                for c in 0..<ch { pb[x * ch + c] = Int32(row[sx * ch + c]) }
+                        var x0 = 0
+                        while x0 < w {
+                            let sw = min(strip, w - x0), n = sw * ch
+                            // Horizontal pass of source row `sy`, columns x0..<x0+sw, into ring slot sy mod ringCount.
+                            func horizontal(_ sy: Int) {
+                                let row = s + min(max(sy, 0), h - 1) * input.stride
+                                for x in 0..<(sw + 2 * r) {
+                                    let sx = min(max(x0 + x - r, 0), w - 1)
+                                    for c in 0..<ch { pb[x * ch + c] = Int32(row[sx * ch + c]) }
+                                }
+                                let out = rb + ((sy % ringCount + ringCount) % ringCount) * stride
+                                var i = kernels.blurHorizontal(pb, out, n, ch, splat, taps)
+                                while i < n {
+                                    var acc: Int32 = 0
+                                    for k in 0..<taps { acc += pb[i + k * ch] * fixed[k] }
+                                    out[i] = (acc + 8) >> 4
+                                    i += 1
+                                }
                             }
-                            let out = rb + ((sy % ringCount + ringCount) % ringCount) * stride
-                            var i = kernels.blurHorizontal(pb, out, n, ch, splat, taps)
-                            while i < n {
-                                var acc: Int32 = 0
-                                for k in 0..<taps { acc += pb[i + k * ch] * fixed[k] }
-                                out[i] = (acc + 8) >> 4
-                                i += 1
+                            for sy in (rows.lowerBound - r)..<(rows.lowerBound + r) { horizontal(sy) }
+                            for y in rows {
+                                horizontal(y + r)
+                                let drow = d + y * output.stride + x0 * ch
+                                // The ring rows this output row combines, oldest first, found once per row.
+                                for k in 0..<taps { rowsOf[k] = ((y - r + k) % ringCount + ringCount) % ringCount * stride }
+                                var i = kernels.blurVertical(rb, rowsOf, splat, taps, drow, n)
+                                while i < n {
+                                    var acc: Int32 = 0
+                                    for k in 0..<taps { acc += rb[rowsOf[k] + i] * fixed[k] }
+                                    drow[i] = UInt8(min(255, (acc + (1 << 19)) >> 20))
+                                    i += 1
+                                }
                             }
-                        }
-                        for sy in (rows.lowerBound - r)..<(rows.lowerBound + r) { horizontal(sy) }
-                        for y in rows {
-                            horizontal(y + r)
-                            let drow = d + y * output.stride
-                            // The ring rows this output row combines, oldest first, found once per row.
-                            for k in 0..<taps { rowsOf[k] = ((y - r + k) % ringCount + ringCount) % ringCount * stride }
-                            var i = kernels.blurVertical(rb, rowsOf, splat, taps, drow, n)
-                            while i < n {
-                                var acc: Int32 = 0
-                                for k in 0..<taps { acc += rb[rowsOf[k] + i] * fixed[k] }
-                                drow[i] = UInt8(min(255, (acc + (1 << 19)) >> 20))
-                                i += 1
-                            }
+                            x0 += sw
                         }
                     }
                 }

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabCV
 import FramelabKernels
 
 /// An RGBA colour with components 0…1 (Core Image's convention), straight alpha.
@@ -8,6 +9,38 @@ public struct RGBAColor: Sendable, Equatable {
 
     /// Samples in memory order B, G, R, A on the 0…255 scale.
     var bgra: [Double] { [b * 255, g * 255, r * 255, a * 255] }
+}
+
+/// A generator as a filter operation: the input's size and format (bgra8 or bgr8), its
+/// pixels ignored; in a recipe it starts a pass.
+struct GeneratorOperation: PlainOperation {
+    let generator: Generator
+
+    init(_ generator: Generator) { self.generator = generator }
+
+    var fusion: Fusion { .generator }
+    var planLabel: String { "generate" }
+
+    var missingOpenCVReason: String? {
+        if case .radialGradient = generator { return "OpenCV has no radial gradient generator" }
+        return nil
+    }
+
+    func outputShape(format: PixelFormat, width: Int, height: Int) -> ImageShape? {
+        sameColorShape(format, width, height)
+    }
+
+    func applyScalar(_ input: Mat, into output: Mat) { generator.renderScalar(into: output) }
+
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable) {
+        generator.renderVector(into: output, rows: rows, kernels: kernels)
+    }
+
+    func applyOpenCV(_ input: Mat, into output: Mat) throws {
+        guard case .constantColor(let color) = generator else { throw noOpenCV() }
+        try output.openCVFill(x: 0, y: 0, width: output.width, height: output.height,
+                              value: Array(color.bgra.prefix(output.format.channels)))
+    }
 }
 
 /// Images made from parameters alone (they ignore the input's pixels, keep its size).
@@ -45,9 +78,9 @@ public enum Generator: Sendable, Equatable {
         }
     }
 
-    /// The fast path: a constant colour is one 32-bit pattern stored along each row; the
+    /// The vector path: a constant colour is one 32-bit pattern stored along each row; the
     /// gradient's positions come from the level's `gradient` (Float lanes).
-    func renderFast(into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
+    func renderVector(into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
         let ch = output.format.channels
         switch self {
         case .constantColor(let color):

@@ -53,3 +53,24 @@ struct MatrixCurveKernel {
         }
     }
 }
+
+/// A colour matrix and the curves after it, fused, as one recipe step's kernel.
+final class MatrixCurveOperationKernel: OperationKernel {
+    let vector: MatrixCurveKernel
+
+    init(_ vector: MatrixCurveKernel) { self.vector = vector }
+
+    func applyScalar(_ input: Mat, into output: Mat) {
+        vector.matrix.matrix.applyScalar(input, into: output)
+        vector.curves.applyScalar(output, into: output)
+    }
+
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int) {
+        vector.apply(input, into: output, rows: rows)
+    }
+
+    func applyOpenCV(_ input: Mat, into output: Mat) throws {
+        try ColorMatrixOperationKernel(vector.matrix).applyOpenCV(input, into: output)
+        try CurvesOperationKernel(vector.curves, kernels: vector.matrix.kernels, pairs: false).applyOpenCV(output, into: output)
+    }
+}

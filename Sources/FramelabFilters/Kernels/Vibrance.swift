@@ -4,9 +4,20 @@ import FramelabKernels
 /// Vibrance: saturation raised (or lowered) most where colour is weakest, as CIVibrance.
 ///
 /// Definition, on 0…255 values: s = (max − min) / 255, y = luma, k = 1 + amount·(1 − s),
-/// out = y + (c − y)·k. Gray pixels stay gray; saturated pixels barely move.
-struct Vibrance: Sendable {
+/// out = y + (c − y)·k. Gray pixels stay gray; saturated pixels barely move. Per pixel;
+/// it does not compose with its neighbours. OpenCV has no such operation.
+struct Vibrance: PerPixelOperation, PlainOperation {
     let amount: Double
+
+    var fusion: Fusion { .perPixel(self) }
+    var planLabel: String { "vibrance" }
+    var missingOpenCVReason: String? { "OpenCV has no vibrance operation" }
+
+    func outputShape(format: PixelFormat, width: Int, height: Int) -> ImageShape? {
+        sameColorShape(format, width, height)
+    }
+
+    func applyOpenCV(_ input: Mat, into output: Mat) throws { throw noOpenCV() }
 
     func applyScalar(_ input: Mat, into output: Mat) {
         let step = input.format.bytesPerPixel
@@ -28,7 +39,7 @@ struct Vibrance: Sendable {
     /// SIMD: the level's `vibrance` (luma at 6 fractional bits, k at 12, its slope kept at
     /// 20 bits, so the quantisation error stays below 0.02 of a level), then a scalar tail
     /// in the same fixed point.
-    func applySIMD(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable) {
         let step = input.format.bytesPerPixel
         let kAmount = Int32((amount * 4096 * 256 / 255).rounded())
         forEachRowPair(input, output, rows: rows) { s, d in

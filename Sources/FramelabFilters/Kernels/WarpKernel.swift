@@ -1,4 +1,50 @@
 import FramelabCore
+import FramelabCV
+import FramelabKernels
+
+/// A resampling (crop, affine, straighten) as a filter operation: the warp may depend on
+/// the input size; consecutive resamplings compose into one in a recipe.
+struct WarpOperation: ResamplingOperation, PlainOperation {
+    let make: @Sendable (Int, Int) -> Warp
+
+    /// A warp chosen from the input size (crop, affine framing, straighten).
+    init(_ make: @escaping @Sendable (Int, Int) -> Warp) { self.make = make }
+
+    /// One fixed warp (a recipe's composed resampling).
+    init(fixed warp: Warp) { make = { _, _ in warp } }
+
+    var fusion: Fusion { .resampling(self) }
+
+    func warp(width: Int, height: Int) -> Warp { make(width, height) }
+
+    func outputShape(format: PixelFormat, width: Int, height: Int) -> ImageShape? {
+        guard format != .grayF32 else { return nil }
+        let warp = make(width, height)
+        return (format, warp.width, warp.height)
+    }
+
+    var planLabel: String { "resampling" }
+
+    /// How `explain` describes this resampling for an input size.
+    func planLabel(width: Int, height: Int) -> String {
+        let t = make(width, height).transform
+        let kind = t.isPixelExact ? "exact pixel copy" : "bilinear"
+        let c = [t.a, t.b, t.tx, t.c, t.d, t.ty].map { short($0) }
+        return "one resampling (\(kind)) [\(c[0...2].joined(separator: " ")); \(c[3...5].joined(separator: " "))]"
+    }
+
+    func applyScalar(_ input: Mat, into output: Mat) {
+        WarpKernel.applyScalar(make(input.width, input.height), input, into: output)
+    }
+
+    func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable) {
+        WarpKernel.applyVector(make(input.width, input.height), input, into: output, rows: rows)
+    }
+
+    func applyOpenCV(_ input: Mat, into output: Mat) throws {
+        try OpenCVFilters.warpAffine(input, into: output, matrix: make(input.width, input.height).transform.openCVMatrix)
+    }
+}
 
 /// Resampling for `Warp`: each output pixel centre is mapped back into the input and
 /// sampled bilinearly. Points farther than half a pixel outside the input give
@@ -32,10 +78,10 @@ enum WarpKernel {
         }
     }
 
-    /// The fast path: exact maps copy pixels; others blend with 8-bit weights. Positions
+    /// The vector entry (scalar code: bilinear gathers do not vectorise here): exact maps copy pixels; others blend with 8-bit weights. Positions
     /// are computed per pixel with the reference's own expression, so both paths agree on
     /// which output pixels fall outside the input.
-    static func applyFast(_ warp: Warp, _ input: Mat, into output: Mat, rows: Range<Int>) {
+    static func applyVector(_ warp: Warp, _ input: Mat, into output: Mat, rows: Range<Int>) {
         guard let inv = warp.transform.inverse else { return }
         if warp.transform.isPixelExact, copyExact(inv, input, into: output, rows: rows) { return }
         let channels = input.format.channels
@@ -112,5 +158,12 @@ func forEachOutputRow(_ input: Mat, _ output: Mat, rows: Range<Int>,
                   let d = dst.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             for y in rows { body(s, d + y * output.stride, y) }
         }
+    }
+}
+
+extension Affine2D {
+    /// The 2x3 matrix for cv::warpAffine, whose pixel centres sit at integers, not +0.5.
+    var openCVMatrix: [Double] {
+        [a, b, tx + 0.5 * a + 0.5 * b - 0.5, c, d, ty + 0.5 * c + 0.5 * d - 0.5]
     }
 }
