@@ -75,7 +75,7 @@ import Testing
         #expect(cold.trialOutcome(try #require(cold.element(named: "marked"))) == "")
         let sha = try #require(SHA256.file(path))
         let entries = try FileManager.default.contentsOfDirectory(atPath: cache.folder)
-        #expect(entries.contains { $0.hasPrefix(sha) && $0.hasSuffix("-abi\(PluginABI.versionText)-\(FramelabVersion.string).json") },
+        #expect(entries.contains { $0.hasPrefix(sha) && $0.contains("-abi\(PluginABI.versionText)-\(FramelabVersion.string)-") && $0.hasSuffix(".json") },
                 "\(entries)")
         // Warm: no worker starts (the constructor does not run again), the same verdicts come back.
         let warm = PluginCatalog.discover(searchPath: [plugins.path], cache: cache, trials: true)

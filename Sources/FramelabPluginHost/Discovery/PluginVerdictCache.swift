@@ -5,9 +5,11 @@ import Foundation
 import FramelabCore
 
 /// The discovery worker's verdicts and passed test runs, one small JSON file per plugin
-/// content: `<folder>/plugins/<sha256>-abi<ABI>-<framelab version>.json`. So `filters`,
-/// `detectors` and `plugins list` start no worker for a file they have seen, and a new
-/// build of Framelab or a changed file is checked afresh. The folder is
+/// content: `<folder>/plugins/<sha256>-abi<ABI>-<framelab version>-<build>.json`, where
+/// `<build>` is the worker executable's size and modification time (a rebuilt checker may
+/// judge differently, though the version is the same). So `filters`, `detectors` and
+/// `plugins list` start no worker for a file they have seen, and a new build of Framelab or
+/// a changed file is checked afresh. The folder is
 /// `$FRAMELAB_CACHE_DIR`, else `$XDG_CACHE_HOME/framelab`, else `~/.cache/framelab`;
 /// `FRAMELAB_CACHE_DIR=off` (or `--no-plugin-cache`) turns it off. A file that cannot be
 /// read or decoded is a miss, and one that cannot be written is skipped: the cache only
@@ -40,8 +42,15 @@ public struct PluginVerdictCache: Sendable {
 
     func file(sha256: String) -> String {
         let version = FramelabVersion.string.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
-        return "\(folder)/\(sha256)-abi\(PluginABI.versionText)-\(String(version)).json"
+        return "\(folder)/\(sha256)-abi\(PluginABI.versionText)-\(String(version))-\(Self.checkerBuild).json"
     }
+
+    /// The worker executable's size and modification time in hex, "none" without one.
+    static let checkerBuild: String = {
+        var s = stat()
+        guard let worker = try? IsolationEnvironment.workerExecutable(), stat(worker, &s) == 0 else { return "none" }
+        return String(s.st_size, radix: 16) + "." + String(s.st_mtim.tv_sec, radix: 16) + String(s.st_mtim.tv_nsec, radix: 16)
+    }()
 
     /// The verdict for content `sha256`, found at `path`; nil on a miss.
     func read(sha256: String, path: String) -> PluginFileVerdict? {
