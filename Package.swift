@@ -72,10 +72,12 @@ let package = Package(
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabPipeline", "FramelabV4L2", "FramelabDatasets"]),
         // Plugins: the C ABI (one header), the Swift kit, the host and its isolation worker.
         .target(name: "CFramelabPlugin"),
+        // One line naming the plugin, not a backtrace, when an in-process plugin crashes.
+        .target(name: "CFramelabCrashGuard"),
         .target(name: "FramelabPluginKit", dependencies: ["CFramelabPlugin"]),
         .target(name: "FramelabPluginHost",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabFilters", "FramelabDetection",
-                               "CFramelabPlugin"]),
+                               "CFramelabPlugin", "CFramelabCrashGuard"]),
         .executableTarget(name: "framelab-plugin-worker", dependencies: ["FramelabPluginHost"]),
         .target(name: "PosterizePlugin", dependencies: ["FramelabPluginKit"], path: "Plugins/swift-posterize"),
         .executableTarget(name: "framelab-plugin-bench",

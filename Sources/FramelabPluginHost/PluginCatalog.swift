@@ -5,23 +5,34 @@ import FramelabCore
 import FramelabElements
 import FramelabFilters
 
-/// Every plugin Framelab found: where it looked, what loaded, what was rejected and why,
-/// and which names clash. Built-in and plugin filters then share one `FilterRegistry`.
+/// Every plugin Framelab found: where it looked, what was accepted, what was rejected and
+/// why, and which names clash. Built-in and plugin filters then share one `FilterRegistry`.
+///
+/// Finding plugins loads none into this process: each file is checked by the discovery
+/// worker (`PluginInspector`), or its verdict is taken from the cache by the file's SHA-256
+/// (`PluginVerdictCache`). An element's file is loaded here only when an instance of it
+/// runs in process (`PluginElement`).
 public struct PluginCatalog: Sendable {
     /// The environment variable holding extra plugin files or folders, ':'-separated.
     public static let environmentVariable = "FRAMELAB_PLUGIN_PATH"
 
-    public private(set) var libraries: [PluginLibrary] = []
+    /// Every accepted element, in discovery order.
+    public private(set) var elements: [PluginElement] = []
     /// One line per file or element that was rejected, naming it and the reason.
     public private(set) var problems: [String] = []
+    /// Default test-run outcomes by element label ("" passed), when discovery asked for them.
+    private var trials: [String: String] = [:]
 
     public init() {}
 
-    /// Every element of every loaded library, in discovery order.
-    public var elements: [PluginElement] { libraries.flatMap(\.elements) }
-
     public func element(named name: String) -> PluginElement? {
         elements.first { $0.info.name == name }
+    }
+
+    /// The outcome of `element`'s default test run: nil when it was not tried, "" when it
+    /// passed, else the one-line failure.
+    public func trialOutcome(_ element: PluginElement) -> String? {
+        trials[element.label]
     }
 
     /// Where plugins are looked for, in order: `explicit` paths (--plugin-path), then
@@ -49,10 +60,12 @@ public struct PluginCatalog: Sendable {
         return nil
     }
 
-    /// Loads every plugin on `searchPath`: a file is loaded, a folder contributes its
+    /// Finds every plugin on `searchPath`: a file is checked, a folder contributes its
     /// `*.so` files (sorted). A path that does not exist is a problem only when it was
-    /// named explicitly. The same file reached twice is loaded once.
-    public static func discover(searchPath: [String], explicit: Set<String> = []) -> PluginCatalog {
+    /// named explicitly. The same file reached twice is checked once. With `trials`, every
+    /// element is also test-run with its defaults (`trialOutcome`).
+    public static func discover(searchPath: [String], explicit: Set<String> = [], cache: PluginVerdictCache? = nil,
+                                trials: Bool = false, inspector: PluginInspector = PluginInspector()) -> PluginCatalog {
         var catalog = PluginCatalog()
         var seen = Set<String>()
         for entry in searchPath {
@@ -66,20 +79,64 @@ public struct PluginCatalog: Sendable {
                 continue
             }
             for file in files {
-                let real = realPath(file)
+                let real = PluginLibrary.absolutePath(file)
                 guard seen.insert(real).inserted else { continue }
-                catalog.load(file)
+                catalog.add(real, cache: cache, trials: trials, inspector: inspector)
             }
         }
         return catalog
     }
 
-    /// Loads one file; a failure becomes a problem line.
-    public mutating func load(_ path: String) {
-        do {
-            libraries.append(try PluginLibrary(path: path))
-        } catch {
-            problems.append((error as? FramelabError)?.message ?? "\(path): \(error)")
+    /// The verdict on the file at `path` (absolute): from the cache when it has one that
+    /// covers what is asked, else from a discovery worker (and then cached).
+    public static func verdict(for path: String, sha256: String, cache: PluginVerdictCache?, trials: Bool,
+                               inspector: PluginInspector = PluginInspector()) -> PluginFileVerdict {
+        if let cached = cache?.read(sha256: sha256, path: path),
+           cached.rejection != nil || !trials || cached.triedAll {
+            return cached
+        }
+        let fresh = inspector.inspect(path, trials: trials)
+        cache?.write(fresh, sha256: sha256, path: path)
+        return fresh
+    }
+
+    /// Checks the file at `path` afresh in a worker, test runs included, whatever the cache
+    /// holds (`plugins check`), and refreshes the cache with the outcome.
+    public static func check(_ path: String, cache: PluginVerdictCache?,
+                             inspector: PluginInspector = PluginInspector()) -> (path: String, verdict: PluginFileVerdict) {
+        let file = PluginLibrary.absolutePath(path)
+        guard access(file, R_OK) == 0, !isDirectory(file), let sha = SHA256.file(file) else {
+            let reason = isDirectory(file) ? "is a folder, not a plugin file" : "cannot be read: \(String(cString: strerror(errno)))"
+            return (file, .rejected("\(path): \(reason)", cacheable: false))
+        }
+        let verdict = inspector.inspect(file, trials: true)
+        cache?.write(verdict, sha256: sha, path: file)
+        return (file, verdict)
+    }
+
+    private mutating func add(_ path: String, cache: PluginVerdictCache?, trials: Bool, inspector: PluginInspector) {
+        guard let sha = SHA256.file(path) else {
+            problems.append("\(path): cannot read the file: \(String(cString: strerror(errno)))")
+            return
+        }
+        let verdict = Self.verdict(for: path, sha256: sha, cache: cache, trials: trials, inspector: inspector)
+        if let rejection = verdict.rejection {
+            problems.append(rejection)
+            return
+        }
+        let loader = PluginFileLoader(path: path, sha256: sha)
+        var infos: [PluginElementInfo] = []
+        for record in verdict.elements {
+            guard let info = record.info(path: path) else {
+                problems.append("\(path): element '\(record.name)': the plugin worker's description of it is malformed")
+                return
+            }
+            infos.append(info)
+        }
+        for info in infos {
+            let element = PluginElement(info: info, loader: loader)
+            elements.append(element)
+            if let outcome = verdict.trials[info.name] { self.trials[element.label] = outcome }
         }
     }
 
@@ -117,12 +174,6 @@ public struct PluginCatalog: Sendable {
     private static func isDirectory(_ path: String) -> Bool {
         var s = stat()
         return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    private static func realPath(_ path: String) -> String {
-        guard let r = realpath(path, nil) else { return path }
-        defer { free(r) }
-        return String(cString: r)
     }
 
     private static func soFiles(in folder: String) -> [String] {

@@ -42,6 +42,15 @@ enum PluginDescriptionReader {
             if !formats.contains(f) { formats.append(f) }
         }
 
+        var outputFormats: [PixelFormat: PixelFormat] = [:]
+        for f in formats {
+            if let ask = e.output_format {
+                outputFormats[f] = PixelFormat(rawValue: ask(e.user_data, f.rawValue))
+            } else {
+                outputFormats[f] = f
+            }
+        }
+
         guard e.param_count >= 0, e.param_count == 0 || e.params != nil else { throw fail("parameter list is missing") }
         var parameters: [ParameterSpec] = []
         for i in 0..<Int(e.param_count) {
@@ -50,7 +59,7 @@ enum PluginDescriptionReader {
             parameters.append(spec)
         }
         return PluginElementInfo(kind: kind, name: name, version: version, summary: summary, formats: formats,
-                                 parameters: parameters, path: path, abiVersion: abiVersion)
+                                 outputFormats: outputFormats, parameters: parameters, path: path, abiVersion: abiVersion)
     }
 
     private static func readParameter(_ p: fl_plugin_param, index: Int,

@@ -11,6 +11,9 @@ public struct PluginElementInfo: Sendable {
     public let version: String
     public let summary: String
     public let formats: [PixelFormat]
+    /// What each accepted format becomes (asked of the plugin's output_format once, when it
+    /// is described); a format missing here is one output_format rejects.
+    public let outputFormats: [PixelFormat: PixelFormat]
     public let parameters: [ParameterSpec]
     /// The plugin file that provides it.
     public let path: String

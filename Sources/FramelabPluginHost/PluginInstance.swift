@@ -8,9 +8,12 @@ import FramelabElements
 /// One created instance of a plugin element: create on init, destroy on deinit.
 ///
 /// Calls into the plugin go through here; each returns the plugin's status and message
-/// as a thrown `FramelabError` naming the element and its file.
+/// as a thrown `FramelabError` naming the element and its file, and each is marked for
+/// `PluginCrashGuard`, so a crash inside one ends the process with one line naming it.
+/// Creating the first instance of an element loads its file into this process.
 final class PluginInstance {
     let element: PluginElement
+    private let loaded: PluginElement.Loaded
     private let handle: UnsafeMutableRawPointer?
     private let message = UnsafeMutablePointer<CChar>.allocate(capacity: PluginABI.messageCapacity)
     private let processFunction: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<fl_plugin_image>?,
@@ -19,7 +22,8 @@ final class PluginInstance {
     init(element: PluginElement, values: ParameterValues) throws {
         self.element = element
         message.initialize(repeating: 0, count: PluginABI.messageCapacity)
-        let e = element.element.pointee
+        loaded = try element.loaded()
+        let e = loaded.element.pointee
         processFunction = e.process
         // Strings live until create returns; the ABI says values are valid during the call only.
         let specs = element.info.parameters
@@ -39,7 +43,9 @@ final class PluginInstance {
         var instance: UnsafeMutableRawPointer?
         let text = message
         let status = cValues.withUnsafeMutableBufferPointer { buffer in
-            e.create(e.user_data, buffer.baseAddress, &instance, text, PluginABI.messageCapacity)
+            PluginCrashGuard.call(element.crashLabel.pointer, doing: "creating an instance") {
+                e.create(e.user_data, buffer.baseAddress, &instance, text, PluginABI.messageCapacity)
+            }
         }
         guard status == PluginABI.ok else {
             throw FramelabError(.badInput, "element \(element.label): create failed (\(PluginABI.statusName(status))): "
@@ -49,7 +55,8 @@ final class PluginInstance {
     }
 
     deinit {
-        element.element.pointee.destroy(handle)
+        let destroy = loaded.element.pointee.destroy
+        PluginCrashGuard.call(element.crashLabel.pointer, doing: "destroying an instance") { destroy!(handle) }
         message.deallocate()
     }
 
@@ -57,7 +64,9 @@ final class PluginInstance {
     @inline(__always)
     func process(_ input: UnsafePointer<fl_plugin_image>, _ output: UnsafeMutablePointer<fl_plugin_image>) throws {
         message[0] = 0
-        let status = processFunction!(handle, input, output, message, PluginABI.messageCapacity)
+        let status = PluginCrashGuard.call(element.crashLabel.pointer, doing: "processing a frame") {
+            processFunction!(handle, input, output, message, PluginABI.messageCapacity)
+        }
         if status != PluginABI.ok { throw failure(status) }
     }
 
@@ -66,8 +75,10 @@ final class PluginInstance {
                 capacity: Int32) throws -> Int {
         message[0] = 0
         var count: Int32 = 0
-        let status = element.element.pointee.detect(handle, input, buffer, capacity, &count, message,
-                                                    PluginABI.messageCapacity)
+        let detect = loaded.element.pointee.detect!
+        let status = PluginCrashGuard.call(element.crashLabel.pointer, doing: "detecting") {
+            detect(handle, input, buffer, capacity, &count, message, PluginABI.messageCapacity)
+        }
         if status != PluginABI.ok { throw failure(status) }
         guard count >= 0, count <= capacity else {
             throw FramelabError(.processing, "element \(element.label) reported \(count) detections (room for \(capacity))")

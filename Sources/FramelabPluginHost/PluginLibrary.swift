@@ -4,10 +4,13 @@ import Glibc
 import CFramelabPlugin
 import FramelabCore
 
-/// One loaded plugin file: the open library, its ABI version and its validated elements.
+/// One plugin file loaded into this process: the open library, its ABI version and its
+/// validated elements.
 ///
 /// The library stays open while this object (or any element made from it) lives, so the
-/// description's static strings and the element functions remain valid.
+/// description's static strings and the element functions remain valid. Loading runs the
+/// file's constructors: the host does it only for a file the discovery worker accepted
+/// (`PluginCatalog`); the worker does it to check one.
 public final class PluginLibrary: @unchecked Sendable {
     public let path: String
     public let name: String
@@ -21,13 +24,19 @@ public final class PluginLibrary: @unchecked Sendable {
         // dlopen searches the library path for a bare name; a plugin is always a file, so
         // open it by its absolute path (which is also what runs record).
         let path = Self.absolutePath(given)
-        let library = try DynamicLibrary(path: path)
+        let label = OwnedCString("plugin \(path)")
+        let library = try PluginCrashGuard.call(label.pointer, doing: "loading (its constructors ran)") {
+            try DynamicLibrary(path: path)
+        }
         guard let entryAddress = library.symbol(PluginABI.entrySymbol) else {
             throw FramelabError(.badInput,
                 "\(path): not a Framelab plugin: it does not export '\(PluginABI.entrySymbol)'")
         }
         let entry = unsafeBitCast(entryAddress, to: fl_plugin_entry_fn.self)
-        guard let described = entry(PluginABI.major, PluginABI.minor) else {
+        let answer = PluginCrashGuard.call(label.pointer, doing: "answering framelab_plugin_entry") {
+            entry(PluginABI.major, PluginABI.minor)
+        }
+        guard let described = answer else {
             throw FramelabError(.badInput, "\(path): \(PluginABI.entrySymbol) returned NULL (the plugin refused host ABI \(PluginABI.versionText))")
         }
         let plugin = described.pointee
@@ -49,7 +58,9 @@ public final class PluginLibrary: @unchecked Sendable {
         self.library = library
         var elements: [PluginElement] = []
         for i in 0..<Int(plugin.element_count) {
-            let info = try PluginDescriptionReader.read(cElements[i], index: i, path: path, abiVersion: abi)
+            let info = try PluginCrashGuard.call(label.pointer, doing: "describing its elements") {
+                try PluginDescriptionReader.read(cElements[i], index: i, path: path, abiVersion: abi)
+            }
             if elements.contains(where: { $0.info.name == info.name }) {
                 throw FramelabError(.badInput, "\(path): element name '\(info.name)' is used twice")
             }
@@ -67,17 +78,45 @@ extension PluginLibrary {
     }
 }
 
-/// One element of a loaded plugin: its description and the C functions behind it.
+/// One element of a plugin: its description, and the C functions behind it once its file
+/// is loaded in this process. An element the catalog found was described by the discovery
+/// worker; its file is loaded here only when an instance runs in process (`PluginFilter`,
+/// `PluginDetector`), so listing, isolated runs and runs of built-ins load nothing.
 public final class PluginElement: @unchecked Sendable {
     public let info: PluginElementInfo
-    let element: UnsafePointer<fl_plugin_element>
-    /// Keeps the library mapped while the element is in use.
-    let library: DynamicLibrary
+    private let source: Source
+    /// "element 'name' (path)" as a C string, for the crash guard.
+    let crashLabel: OwnedCString
+
+    private enum Source {
+        case loaded(UnsafePointer<fl_plugin_element>, DynamicLibrary)
+        case deferred(PluginFileLoader)
+    }
+
+    /// The element's C description in this process, and the open library that keeps it valid.
+    struct Loaded {
+        let element: UnsafePointer<fl_plugin_element>
+        let library: DynamicLibrary
+    }
 
     init(info: PluginElementInfo, element: UnsafePointer<fl_plugin_element>, library: DynamicLibrary) {
         self.info = info
-        self.element = element
-        self.library = library
+        source = .loaded(element, library)
+        crashLabel = OwnedCString("element '\(info.name)' (\(info.path))")
+    }
+
+    init(info: PluginElementInfo, loader: PluginFileLoader) {
+        self.info = info
+        source = .deferred(loader)
+        crashLabel = OwnedCString("element '\(info.name)' (\(info.path))")
+    }
+
+    /// Loads the element's file into this process if it is not yet (see `PluginFileLoader`).
+    func loaded() throws -> Loaded {
+        switch source {
+        case .loaded(let element, let library): return Loaded(element: element, library: library)
+        case .deferred(let loader): return try loader.element(named: info.name).loaded()
+        }
     }
 
     /// "'name' (path)", the way every message names an element.

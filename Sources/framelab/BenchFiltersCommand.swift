@@ -111,8 +111,7 @@ struct BenchFiltersCommand: ParsableCommand {
         let builtIns = FilterRegistry.builtIns
         let unknown = filters.filter { builtIns[$0] == nil }
         guard pluginPath || !unknown.isEmpty else { return (builtIns, filters.isEmpty ? nil : filters, []) }
-        let catalog = plugins.catalog()
-        for problem in catalog.problems where !quiet { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
+        let catalog = plugins.catalogWarningOfProblems(quiet: quiet)
         let (registry, clashes) = catalog.registry()
         for name in unknown {
             if let clash = clashes[name] { throw usageError(clash) }

@@ -19,7 +19,7 @@ struct DetectorSpeedReport {
     /// `specs` empty: every detector the registry has (built-in and plugin), default parameters.
     static func measure(detectors specs: [String], image path: String, repeats: Int, plugins: PluginOptions,
                         progress: Bool) throws -> DetectorSpeedReport {
-        let catalog = plugins.catalog()
+        let catalog = plugins.catalogWarningOfProblems()
         let registry = catalog.detectorRegistry().registry
         let parsed = try (specs.isEmpty ? registry.descriptors.map(\.name) : specs).map { try ElementSpec(parsing: $0) }
         for spec in parsed where registry[spec.name] == nil {

@@ -39,8 +39,7 @@ struct DetectorsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog = plugins.catalog()
-        for problem in catalog.problems { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
+        let catalog = plugins.catalogWarningOfProblems()
         let (registry, clashes) = catalog.detectorRegistry()
         let entries = registry.descriptors.map { d in
             let missing = d.missingDefaultModelFiles

@@ -40,7 +40,7 @@ struct FiltersCommand: ParsableCommand {
     @OptionGroup var plugins: PluginOptions
 
     func run() throws {
-        let registry = plugins.catalog().registry().registry  // built-ins and plugins
+        let registry = plugins.catalogWarningOfProblems().registry().registry  // built-ins and plugins
         if explain {
             do {
                 let recipe = try registry.recipe(filters.map { try ElementSpec(parsing: $0) })

@@ -22,8 +22,7 @@ struct PluginRunSetup {
     /// detector, parameter values in range (errors name the file) — and test-run once;
     /// every `--detector` likewise (`PluginDetectorSetup`).
     init(filters: [String], detectors: [String] = [], plugins: PluginOptions, isolation: IsolationFlags) throws {
-        let catalog = plugins.catalog()
-        for problem in catalog.problems { printToStandardError("framelab: warning: skipped plugin: \(problem)") }
+        let catalog = plugins.catalogWarningOfProblems()
         var isolationOptions = isolation.options
         let usesPlugins = try filters.contains { catalog.element(named: try ElementSpec(parsing: $0).name) != nil }
         if isolationOptions != nil && usesPlugins {

@@ -11,7 +11,10 @@ struct PluginsCommand: ParsableCommand {
         discussion: """
             Plugins are shared libraries exporting framelab_plugin_entry (see docs/plugins.md). \
             They are found through --plugin-path, $FRAMELAB_PLUGIN_PATH and the package's .build/plugins. \
-            Every element is test-run on a synthetic frame, in a worker process, before it is accepted.
+            Each file is loaded, described and its elements test-run on a synthetic frame in a \
+            framelab-plugin-worker process before anything is accepted; framelab itself loads a plugin only \
+            when a command runs one of its elements in process. Verdicts are cached by the file's SHA-256 \
+            ($FRAMELAB_CACHE_DIR, else $XDG_CACHE_HOME/framelab, else ~/.cache/framelab; --no-plugin-cache).
             """,
         subcommands: [PluginsListCommand.self, PluginsDescribeCommand.self, PluginsCheckCommand.self,
                       PluginsSDKCommand.self])

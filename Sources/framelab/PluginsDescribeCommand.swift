@@ -15,7 +15,7 @@ struct PluginsDescribeCommand: ParsableCommand {
     @OptionGroup var plugins: PluginOptions
 
     func run() throws {
-        let catalog = plugins.catalog()
+        let catalog = plugins.catalogWarningOfProblems()
         let (registry, clashes) = catalog.registry()
         if let clash = clashes[name] { throw failure(FramelabError(.badInput, clash)) }
         let lines: [String]

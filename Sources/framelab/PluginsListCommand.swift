@@ -10,17 +10,24 @@ struct PluginsListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List built-in and plugin elements: name, kind, version, formats, origin, and why one was rejected.",
         discussion: """
+            Every plugin file is checked in a framelab-plugin-worker process (or its earlier verdict taken from \
+            the cache, by the file's SHA-256); none is loaded into this process. \
             A plugin element is listed as accepted once it passed its test run on a synthetic frame; \
-            a rejected one gets an indented line under it saying why. \
+            a rejected one gets an indented line under it saying why, and an element whose name clashes \
+            (a built-in included) is unusable. \
             Plugin files that could not be loaded, and name clashes, are listed as problems. \
             --json prints {"elements": [{"name", "kind", "origin", "version", "abi_version", "formats", \
-            "status"}], "problems": [...]}.
+            "status"}], "problems": [...]}; status is "accepted", "rejected: WHY" or "unusable: WHY". \
+            Exit status 0, or with --strict 1 when any problem is listed or any element is not accepted.
             """)
 
     @OptionGroup var plugins: PluginOptions
 
     @Flag(name: .long, help: "Print one JSON object instead of a table.")
     var json = false
+
+    @Flag(name: .long, help: "Exit with status 1 when any problem is listed or any element is not accepted.")
+    var strict = false
 
     struct Entry: Encodable {
         let name: String
@@ -33,16 +40,25 @@ struct PluginsListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog = plugins.catalog()
+        let catalog = plugins.catalog(trials: true)
         let (_, clashes) = catalog.registry()
+        // A name defined twice cannot be used, whichever side it is on.
         var entries = FilterRegistry.builtIns.descriptors.map {
             Entry(name: $0.name, kind: "filter", origin: $0.origin, version: $0.version, abi_version: nil,
-                  formats: $0.formats.map(\.name), status: "accepted")
+                  formats: $0.formats.map(\.name), status: clashes[$0.name].map { "unusable: \($0)" } ?? "accepted")
         }
         for element in catalog.elements {
             let info = element.info
-            var status = "accepted"
-            do { try PluginTrial.run(element) } catch { status = "rejected: \((error as? FramelabError)?.message ?? "\(error)")" }
+            let status: String
+            if let clash = clashes[info.name] {
+                status = "unusable: \(clash)"
+            } else {
+                switch catalog.trialOutcome(element) {
+                case ""?: status = "accepted"
+                case let failure?: status = "rejected: \(failure)"
+                case nil: status = "rejected: element \(element.label) was not test-run"
+                }
+            }
             entries.append(Entry(name: info.name, kind: info.kind.rawValue, origin: info.path, version: info.version,
                                  abi_version: info.abiVersion, formats: info.formats.map(\.name), status: status))
         }
@@ -52,6 +68,7 @@ struct PluginsListCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(Listing(elements: entries, problems: problems)), as: UTF8.self))
+            try exitIfStrict(entries, problems)
             return
         }
         // The name column fits the longest name (temperatureTint, highlightShadow, plugin names).
@@ -65,5 +82,10 @@ struct PluginsListCommand: ParsableCommand {
                   + e.origin + (e.status == "accepted" ? "" : "\n    " + e.status))
         }
         for p in problems { print("problem: \(p)") }
+        try exitIfStrict(entries, problems)
+    }
+
+    private func exitIfStrict(_ entries: [Entry], _ problems: [String]) throws {
+        if strict && (!problems.isEmpty || entries.contains { $0.status != "accepted" }) { throw ExitCode(1) }
     }
 }

@@ -17,6 +17,27 @@ __attribute__((unused)) static int on_real_frame(const fl_plugin_image *in) { re
 
 static long calls;
 
+/* Defects of loading itself: a constructor runs at dlopen, before the host sees anything. */
+#if defined(BROKEN_CONSTRUCTOR_EXIT) || defined(BROKEN_CONSTRUCTOR_CRASH) || defined(BROKEN_CONSTRUCTOR_HANG) \
+    || defined(BROKEN_CONSTRUCTOR_MARKER)
+extern char *program_invocation_short_name;
+__attribute__((constructor)) static void on_load(void) {
+#if defined(BROKEN_CONSTRUCTOR_EXIT)
+    fprintf(stderr, "licence server unreachable\n");
+    exit(42);
+#elif defined(BROKEN_CONSTRUCTOR_CRASH)
+    raise(SIGSEGV);
+#elif defined(BROKEN_CONSTRUCTOR_HANG)
+    for (;;) pause();
+#else
+    /* Appends the loading program's name to $FRAMELAB_TEST_MARKER: shows who ran the constructor. */
+    const char *marker = getenv("FRAMELAB_TEST_MARKER");
+    FILE *f = marker ? fopen(marker, "a") : NULL;
+    if (f) { fprintf(f, "%s\n", program_invocation_short_name); fclose(f); }
+#endif
+}
+#endif
+
 static fl_plugin_status create(void *u, const fl_plugin_value *v, void **instance, char *err, size_t n) {
     (void)u; (void)v;
 #ifdef BROKEN_CREATE_FAILS
@@ -44,6 +65,8 @@ static fl_plugin_status process(void *instance, const fl_plugin_image *in, fl_pl
     raise(SIGSEGV);
 #elif defined(BROKEN_CRASH_ON_FRAMES)
     if (on_real_frame(in) && calls % 3 == 0) raise(SIGSEGV);
+#elif defined(BROKEN_EXIT_ON_FRAMES)
+    if (on_real_frame(in) && calls % 3 == 0) exit(3);
 #elif defined(BROKEN_CORRUPT_ON_FRAMES)
     if (on_real_frame(in)) {  /* a heap overrun and a double free: glibc aborts */
         char *p = malloc(16);

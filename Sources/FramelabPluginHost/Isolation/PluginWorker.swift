@@ -6,7 +6,8 @@ import FramelabCore
 import FramelabDetection
 import FramelabElements
 
-/// The child side of isolation: `framelab-plugin-worker PATH ELEMENT [key=value …]`.
+/// The child side of isolation: `framelab-plugin-worker PATH ELEMENT [key=value …]`
+/// (and of discovery: `--discover PATH`, see `PluginDiscoveryWorker`).
 ///
 /// Loads one element, creates one instance, then answers requests read from fd 0 on
 /// fd 1, with pixels in the shared memory at fd 3. Standard output is pointed at standard
@@ -15,9 +16,15 @@ public enum PluginWorker {
     static let sharedMemoryDescriptor: Int32 = 3
 
     public static func main(_ arguments: [String]) -> Int32 {
+        // The worker is the sandbox: its crashes are reported by the host, not by the guard.
+        PluginCrashGuard.forgo()
         ParentWatch.start()
         let requests = dup(0), responses = dup(1)
         dup2(2, 1)
+        if arguments.first == "--discover", arguments.count == 2 || arguments.count == 4 {
+            let from = arguments.count == 4 && arguments[2] == "--trials-from" ? Int(arguments[3]) : nil
+            return PluginDiscoveryWorker.main(path: arguments[1], trialsFrom: from, responses: responses)
+        }
         guard arguments.count >= 2 else {
             printError("usage: framelab-plugin-worker PLUGIN.so ELEMENT [key=value ...]")
             return 64

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import FramelabCore
+
+/// The discovery worker's verdicts and passed test runs, one small JSON file per plugin
+/// content: `<folder>/plugins/<sha256>-abi<ABI>-<framelab version>-<build>.json`, where
+/// `<build>` is the worker executable's size and modification time (a rebuilt checker may
+/// judge differently, though the version is the same). So `filters`, `detectors` and
+/// `plugins list` start no worker for a file they have seen, and a new build of Framelab or
+/// a changed file is checked afresh. The folder is
+/// `$FRAMELAB_CACHE_DIR`, else `$XDG_CACHE_HOME/framelab`, else `~/.cache/framelab`;
+/// `FRAMELAB_CACHE_DIR=off` (or `--no-plugin-cache`) turns it off. A file that cannot be
+/// read or decoded is a miss, and one that cannot be written is skipped: the cache only
+/// saves time.
+public struct PluginVerdictCache: Sendable {
+    public static let environmentVariable = "FRAMELAB_CACHE_DIR"
+    /// The folder the entries live in.
+    public let folder: String
+
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    /// The cache the environment asks for; nil when it is turned off or no home is known.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> PluginVerdictCache? {
+        if let dir = environment[environmentVariable], !dir.isEmpty {
+            return dir == "off" ? nil : PluginVerdictCache(folder: dir + "/plugins")
+        }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return PluginVerdictCache(folder: xdg + "/framelab/plugins")
+        }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return PluginVerdictCache(folder: home + "/.cache/framelab/plugins")
+    }
+
+    private struct Entry: Codable {
+        var checkedPath: String
+        var verdict: PluginFileVerdict
+    }
+
+    func file(sha256: String) -> String {
+        let version = FramelabVersion.string.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
+        return "\(folder)/\(sha256)-abi\(PluginABI.versionText)-\(String(version))-\(Self.checkerBuild).json"
+    }
+
+    /// The worker executable's size and modification time in hex, "none" without one.
+    static let checkerBuild: String = {
+        var s = stat()
+        guard let worker = try? IsolationEnvironment.workerExecutable(), stat(worker, &s) == 0 else { return "none" }
+        return String(s.st_size, radix: 16) + "." + String(s.st_mtim.tv_sec, radix: 16) + String(s.st_mtim.tv_nsec, radix: 16)
+    }()
+
+    /// The verdict for content `sha256`, found at `path`; nil on a miss.
+    func read(sha256: String, path: String) -> PluginFileVerdict? {
+        guard let data = FileManager.default.contents(atPath: file(sha256: sha256)),
+              let entry = try? JSONDecoder().decode(Entry.self, from: data) else { return nil }
+        return entry.verdict.moved(from: entry.checkedPath, to: path)
+    }
+
+    /// Stores what may be kept of `verdict` (`cachedPart`) for content `sha256` checked at `path`.
+    func write(_ verdict: PluginFileVerdict, sha256: String, path: String) {
+        guard let kept = verdict.cachedPart,
+              let data = try? JSONEncoder().encode(Entry(checkedPath: path, verdict: kept)) else { return }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Written beside and renamed: a reader never sees half an entry.
+        let target = file(sha256: sha256)
+        let temporary = target + ".\(getpid()).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        if rename(temporary, target) != 0 { unlink(temporary) }
+    }
+}
