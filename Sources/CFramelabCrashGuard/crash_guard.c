@@ -38,6 +38,18 @@ static const char *signal_name(int sig) {
     }
 }
 
+/* Ends the process by `sig` with its default action (a core dump where that is the
+ * default), so the exit status still says which signal it was. */
+static void die_of(int sig) {
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig);
+}
+
 static void handler(int sig, siginfo_t *info, void *context) {
     int i = 0;
     while (i < GUARDED_COUNT && guarded[i] != sig) i++;
@@ -52,13 +64,7 @@ static void handler(int sig, siginfo_t *info, void *context) {
         say(" in the framelab process; run with --isolate to run plugins in a worker process, "
             "where a crash fails the frame instead of ending the run\n");
         /* Die of the same signal, without the runtime's backtrace. */
-        signal(sig, SIG_DFL);
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, sig);
-        sigprocmask(SIG_UNBLOCK, &set, NULL);
-        raise(sig);
-        _exit(128 + sig);
+        die_of(sig);
     }
     /* Not in a plugin: whatever handled the signal before (the Swift runtime's backtracer). */
     if (i < GUARDED_COUNT) {
@@ -70,12 +76,7 @@ static void handler(int sig, siginfo_t *info, void *context) {
             return;
         }
     }
-    signal(sig, SIG_DFL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    raise(sig);
+    die_of(sig);
 }
 
 /* exit() called by plugin code runs atexit hooks on the calling thread, so the mark still
