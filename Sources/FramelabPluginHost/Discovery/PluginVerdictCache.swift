@@ -5,9 +5,12 @@ import Foundation
 import FramelabCore
 
 /// The discovery worker's verdicts and passed test runs, one small JSON file per plugin
-/// content: `<folder>/plugins/<sha256>-abi<ABI>-<framelab version>-<build>.json`, where
+/// content: `<folder>/plugins/<sha256>-abi<ABI>-<framelab version>-<build>-<env>.json`, where
 /// `<build>` is the worker executable's size and modification time (a rebuilt checker may
-/// judge differently, though the version is the same). So `filters`, `detectors` and
+/// judge differently, though the version is the same) and `<env>` a digest of the
+/// environment plugins are documented to read (`FRAMELAB_MODELS`: a detector's default model
+/// path comes from it, so a description depends on it). Other environment a plugin reads
+/// is not tracked: `--no-plugin-cache` checks afresh. So `filters`, `detectors` and
 /// `plugins list` start no worker for a file they have seen, and a new build of Framelab or
 /// a changed file is checked afresh. The folder is
 /// `$FRAMELAB_CACHE_DIR`, else `$XDG_CACHE_HOME/framelab`, else `~/.cache/framelab`;
@@ -42,8 +45,21 @@ public struct PluginVerdictCache: Sendable {
 
     func file(sha256: String) -> String {
         let version = FramelabVersion.string.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
-        return "\(folder)/\(sha256)-abi\(PluginABI.versionText)-\(String(version))-\(Self.checkerBuild).json"
+        return "\(folder)/\(sha256)-abi\(PluginABI.versionText)-\(String(version))-\(Self.checkerBuild)-\(Self.environmentDigest).json"
     }
+
+    /// Environment variables whose value can change what a plugin describes.
+    static let describedEnvironment = ["FRAMELAB_MODELS"]
+
+    /// The first 12 hex digits of a digest of `describedEnvironment`'s values (unset ≠ empty).
+    static let environmentDigest: String = {
+        var digest = SHA256()
+        let environment = ProcessInfo.processInfo.environment
+        for name in describedEnvironment {
+            digest.update(name + (environment[name].map { "=" + $0 } ?? "") + "\u{0}")
+        }
+        return String(digest.hexDigest().prefix(12))
+    }()
 
     /// The worker executable's size and modification time in hex, "none" without one.
     static let checkerBuild: String = {
