@@ -44,8 +44,8 @@ struct DatasetShowCommand: ParsableCommand {
         do {
             let data = try FaceDataset.load(dataset)
             let predictions = try runFile.map { spec -> RecordedPredictions in
-                let (path, id) = Self.splitRun(spec)
-                return try RecordedPredictions.read(path: path, runID: id, dataset: dataset)
+                let run = RunReference(parsing: spec)
+                return try RecordedPredictions.read(path: run.path, runID: run.runID, dataset: dataset)
             }
             let progress = EvalProgress(enabled: !quiet, job: "dataset show")
             result = try DatasetSheet.render(dataset: data, predictions: predictions, into: out, limit: limit) { done, total in
@@ -68,14 +68,6 @@ struct DatasetShowCommand: ParsableCommand {
         if !result.pages.isEmpty && result.failed == result.pages.count {
             throw failure(FramelabError(.badInput, "dataset '\(dataset)': none of its images could be drawn"))
         }
-    }
-
-    /// FILE.h5:RUN → (FILE.h5, RUN); a colon inside the file name is kept when no run follows `.h5`.
-    static func splitRun(_ spec: String) -> (String, String?) {
-        if let range = spec.range(of: ".h5:", options: .backwards) {
-            return (String(spec[..<spec.index(range.lowerBound, offsetBy: 3)]), String(spec[range.upperBound...]))
-        }
-        return (spec, nil)
     }
 
     struct Listing: Encodable {
