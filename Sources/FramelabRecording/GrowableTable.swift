@@ -8,7 +8,7 @@ final class GrowableTable: @unchecked Sendable {
     let name: String
     let handle: H5Handle
     /// The dataset's own row type: rows are written in exactly the file's layout.
-    private let fileType: H5Handle
+    let fileType: H5Handle
     /// Rows in the dataset (its current extent).
     private(set) var count: Int
 

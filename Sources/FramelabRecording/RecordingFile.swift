@@ -34,6 +34,9 @@ public final class RecordingFile: @unchecked Sendable {
     private var brokenReason: String?
     /// Runs a killed writer left `running` that opening the file marked `interrupted`.
     public private(set) var interruptedOnOpen: [String] = []
+    /// For those runs: table name → rows at its end that were counted but never written
+    /// (all zero), which opening the file cut.
+    public private(set) var unwrittenRowsCutOnOpen: [String: [String: Int]] = [:]
 
     /// Creates the file if missing, opens it read-write if it exists (many runs per file).
     ///
@@ -58,7 +61,7 @@ public final class RecordingFile: @unchecked Sendable {
                 let handle = try H5File.open(path, .repair)
                 try H5File.extendAllocationToEndOfFile(handle.id)
                 try Self.checkSchema(handle.id)
-                interruptedOnOpen = try Self.markRunningRunsInterrupted(handle.id)
+                (interruptedOnOpen, unwrittenRowsCutOnOpen) = try Self.markRunningRunsInterrupted(handle.id)
                 try HDF5.check(handle.close(), "cannot close the file")
             }
         } catch {
@@ -356,17 +359,34 @@ public final class RecordingFile: @unchecked Sendable {
 
     /// Runs left `running` by a writer that is gone (we hold the writer's lock) become
     /// `interrupted`. A run too damaged to read is left as it is.
-    private static func markRunningRunsInterrupted(_ file: hid_t) throws(HDF5Error) -> [String] {
+    private static func markRunningRunsInterrupted(_ file: hid_t) throws(HDF5Error)
+        -> (marked: [String], unwrittenRows: [String: [String: Int]]) {
         var marked: [String] = []
+        var unwrittenRows: [String: [String: Int]] = [:]
         for id in try RunLayout.runNames(in: file) {
             let status = try? RunLayout.withRunGroup(in: file, runID: id) { (group) throws(HDF5Error) in
                 try H5Attributes.read(named: Schema.RunAttribute.status, on: group)
             }
             if status == .string(Schema.Status.running) {
                 if (try? RunLayout.setStatus(in: file, runID: id, Schema.Status.interrupted)) != nil { marked.append(id) }
+                let cut = try cutUnwrittenTails(in: file, runID: id)
+                if !cut.isEmpty { unwrittenRows[id] = cut }
             }
         }
-        return marked
+        return (marked, unwrittenRows)
+    }
+
+    /// Cuts the rows a killed writer counted but never wrote from the end of the run's
+    /// tables (see `GrowableTable.neverAllZero`): table name → rows cut.
+    private static func cutUnwrittenTails(in file: hid_t, runID: String) throws(HDF5Error) -> [String: Int] {
+        try RunLayout.withRunGroup(in: file, runID: runID) { (group) throws(HDF5Error) -> [String: Int] in
+            var cut: [String: Int] = [:]
+            for name in GrowableTable.neverAllZero.sorted() where try GrowableTable.exists(in: group, name: name) {
+                let rows = try GrowableTable.cutUnwrittenTail(in: group, name: name)
+                if rows > 0 { cut[name] = rows }
+            }
+            return cut
+        }
     }
 
     // MARK: - Errors

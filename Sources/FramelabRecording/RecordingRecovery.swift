@@ -15,6 +15,8 @@ public enum RecordingRecovery {
         public var clearedWriteMarks: Bool
         /// Runs left `running`, now `interrupted`.
         public var interruptedRuns: [String]
+        /// For those runs: table name → rows at its end that were counted but never written.
+        public var unwrittenRowsCut: [String: [String: Int]]
         public var nothingToDo: Bool { !clearedWriteMarks && interruptedRuns.isEmpty }
     }
 
@@ -31,11 +33,12 @@ public enum RecordingRecovery {
         let strictOpenFails = !opensPlainly(path)
         let file = try RecordingFile(path: path)
         let interrupted = file.interruptedOnOpen
+        let cut = file.unwrittenRowsCutOnOpen
         file.close()
         guard opensPlainly(path) else {
             throw FramelabError(.io, "cannot recover HDF5 file '\(path)': it still does not open read-only after repair")
         }
-        return Report(path: path, clearedWriteMarks: strictOpenFails, interruptedRuns: interrupted)
+        return Report(path: path, clearedWriteMarks: strictOpenFails, interruptedRuns: interrupted, unwrittenRowsCut: cut)
     }
 
     /// True when a plain read-only open succeeds, as it must for h5py without `swmr=True`.

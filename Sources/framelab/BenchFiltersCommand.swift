@@ -28,7 +28,10 @@ struct BenchFiltersCommand: ParsableCommand {
             The SIMD and recipe paths run the kernels of one instruction-set level: the best this CPU has, \
             FRAMELAB_ISA, or --isa; --isa all runs everything at each level this CPU has, then times the \
             level-dependent cases (each filter on SIMD, the chain eagerly and as a recipe) at every level side by side. \
-            Build in release mode for meaningful numbers: swift build -c release.
+            Build in release mode for meaningful numbers: swift build -c release. \
+            SIGINT, SIGTERM, SIGHUP or SIGQUIT stop it before the next case: what was measured is printed \
+            (no goal judged) and, with --out, recorded as a run with status interrupted; the exit status is \
+            128 + the signal (130, 143, 129, 131). A second signal stops it at once.
             """)
 
     @Option(name: .customLong("size"), help: "Frame size WxH for the per-filter table; repeatable (default 1920x1080).")
@@ -136,10 +139,13 @@ struct BenchFiltersCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Nothing is recorded before the end: a signal ends it at once, exit 128 + the signal.
-        let interrupt = InterruptHandler.exitingAtOnce()
+        // A signal ends the benchmark before its next case: what was measured is printed and
+        // recorded (status interrupted), exit 128 + the signal. A second one ends it at once
+        // (nothing is written before the timing ends).
+        let interrupt = InterruptHandler(stop: {})
         defer { interrupt.cancel() }
         var config = FilterBenchmark.Configuration()
+        config.stopRequested = { interrupt.received != nil }
         if !sizes.isEmpty { config.sizes = sizes.compactMap(Self.parseSize) }
         let names = paths.split(separator: ",").map(String.init)
         let selection = try filterSelection(pluginPath: names.contains("plugin"))
@@ -180,7 +186,10 @@ struct BenchFiltersCommand: ParsableCommand {
         } else if let report = measured.reports.first {
             print(json ? report.json() : report.text())
         }
-        guard let out else { return }
+        guard let out else {
+            if let signal = interrupt.received { throw ExitCode(128 + signal) }
+            return
+        }
         do {
             for (i, (level, report)) in zip(config.levels, measured.reports).enumerated() {
                 if i > 0 {
@@ -190,11 +199,12 @@ struct BenchFiltersCommand: ParsableCommand {
                 guard let writer = recorder else { break }
                 // The recorder writes each row's level from KernelLevel.compiled, the level current while it records.
                 try KernelLevel.$override.withValue(level) { try writer.record(report) }
-                try writer.finish(status: "completed")
+                try writer.finish(status: report.interrupted ? "interrupted" : "completed")
                 if !json { print("recorded the benchmark at kernel level \(level) as run '\(writer.runID)' in \(out)") }
             }
         } catch {
             throw failure(error)
         }
+        if let signal = interrupt.received { throw ExitCode(128 + signal) }
     }
 }

@@ -52,8 +52,10 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Nothing is recorded before the end: a signal ends it at once, exit 128 + the signal.
-        let interrupt = InterruptHandler.exitingAtOnce()
+        // Nothing is recorded before the end: a signal ends it at once, exit 128 + the signal;
+        // a merged run being written is marked interrupted first.
+        let recording = RunBeingWritten()
+        let interrupt = InterruptHandler.exitingAtOnce(abandon: { recording.abandon() })
         defer { interrupt.cancel() }
         let merged: MergedEvaluation
         do {
@@ -83,6 +85,7 @@ struct MergeCommand: ParsableCommand {
             let recorder = try EvalRunWriter(path: out, runID: id, attributes: Self.attributes(merged), labels: merged.labels,
                                              dataset: Self.dataset(merged), images: merged.datasetPaths,
                                              frameIndices: merged.frameIndices, elements: try Self.elements(merged))
+            recording.set(recorder.writer)
             let detail = "merged shards \(merged.shards.map { "\($0.shard)" }.joined(separator: ", ")) from "
                 + merged.shards.map(\.path).joined(separator: ", ")
                 + (merged.missing.isEmpty ? "" : "; missing shards " + merged.missing.map { "\($0)/\(merged.shardCount)" }.joined(separator: ", "))
@@ -147,4 +150,13 @@ struct MergeCommand: ParsableCommand {
         let first = m.shards[0]
         return try RecordingReader.readRows(ElementRow.self, path: first.path, runID: first.run.id) ?? []
     }
+}
+
+/// The run `merge` is writing, for a signal to mark `interrupted` before the process exits.
+private final class RunBeingWritten: @unchecked Sendable {
+    private let lock = Lock()
+    private var writer: RunWriter?
+
+    func set(_ writer: RunWriter) { lock.withLock { self.writer = writer } }
+    func abandon() { lock.withLock { writer }?.abandon() }
 }

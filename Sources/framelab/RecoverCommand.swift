@@ -13,7 +13,8 @@ struct RecoverCommand: ParsableCommand {
             A writer killed in the middle of a run (kill -9, a crash, a power cut) leaves the file marked \
             "open for writing": h5py then opens it only with swmr=True, and pandas and h5ls refuse it. \
             recover clears that mark (what `h5clear -s` does), moves the file's allocation mark to its end, \
-            and marks runs left `running` as `interrupted`; every frame flushed before the kill stays. \
+            and marks runs left `running` as `interrupted`; every frame flushed before the kill stays, and rows \
+            the writer counted but never wrote (all zero, at the end of a table) are cut. \
             The next framelab writer does the same on its own. A file another framelab is writing is refused. \
             Exit status 0 when the file is (now) readable, 1 when it cannot be repaired.
             """)
@@ -33,7 +34,8 @@ struct RecoverCommand: ParsableCommand {
         }
         if json {
             let object: [String: Any] = ["file": file, "cleared_write_marks": report.clearedWriteMarks,
-                                         "interrupted_runs": report.interruptedRuns]
+                                         "interrupted_runs": report.interruptedRuns,
+                                         "unwritten_rows_cut": report.unwrittenRowsCut]
             print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
             return
         }
@@ -42,7 +44,13 @@ struct RecoverCommand: ParsableCommand {
             return
         }
         if report.clearedWriteMarks { print("recover: \(file): cleared the \"open for writing\" marks a killed writer left") }
-        for id in report.interruptedRuns { print("recover: \(file): run '\(id)' was left running; now marked interrupted") }
+        for id in report.interruptedRuns {
+            print("recover: \(file): run '\(id)' was left running; now marked interrupted")
+            if let cut = report.unwrittenRowsCut[id] {
+                let tables = cut.sorted { $0.key < $1.key }.map { "\($0.value) from '\($0.key)'" }.joined(separator: ", ")
+                print("recover: \(file): run '\(id)': cut rows counted but never written (all zero): \(tables)")
+            }
+        }
         print("recover: \(file): plain h5py, pandas and h5ls open it again")
     }
 }

@@ -32,23 +32,23 @@ import Testing
         let py = try TestSupport.python(Self.readBack, arguments: [out])
         #expect(py.status == 0, "\(py.stderr)")
         let lines2 = py.stdout.split(separator: "\n")
-        #expect(lines2.first == "completed 20 True True", "\(py.stdout)")
+        #expect(lines2.first == "completed 20 True True True", "\(py.stdout)")
         // The process's own size limit also stops it writing the status: recover marks it.
         #expect(lines2.count == 2 && lines2[1] == "interrupted", "\(py.stdout)")
     }
 
     /// The earlier run, whether the failed run's frames are exactly 0, 1, 2, … and not
-    /// empty, then its status (a failed run's status is stored in its header: bytes in h5py).
+    /// empty, whether its frames and timings end in a written row (rows counted but never
+    /// written read as zeros: `recover` cuts them), then its status (a failed run's status
+    /// is stored in its header: bytes in h5py).
     static let readBack = """
         import sys, h5py
         runs = h5py.File(sys.argv[1], "r")["runs"]   # plain, no swmr=True
         b, f = runs["before"], runs["full"]
         frames = f["frames"][:]
-        # Rows counted but never written read as zeros (a run that could not be marked failed).
         n = len(frames)
-        while n > 1 and not frames[n - 1].tobytes().strip(b"\\0"):
-            n -= 1
-        print(b.attrs["status"], len(b["frames"]), list(frames["index"][:n]) == list(range(n)), n > 0)
+        written = all(len(f[t]) == 0 or f[t][-1].tobytes().strip(b"\\0") for t in ("frames", "timings"))
+        print(b.attrs["status"], len(b["frames"]), list(frames["index"]) == list(range(n)), n > 0, written)
         s = f.attrs["status"]
         print(s.decode() if isinstance(s, bytes) else s)
         """
@@ -75,7 +75,7 @@ import Testing
         let py = try TestSupport.python(Self.readBack, arguments: [out])
         #expect(py.status == 0, "\(py.stderr)")
         let lines = py.stdout.split(separator: "\n")
-        #expect(lines.first == "completed 20 True True", "\(py.stdout)")
+        #expect(lines.first == "completed 20 True True True", "\(py.stdout)")
         #expect(lines.count == 2 && lines[1].hasPrefix("failed: cannot write HDF5 file") && lines[1].contains("No space left on device"),
                 "\(py.stdout)")
     }

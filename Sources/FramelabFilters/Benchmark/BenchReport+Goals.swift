@@ -101,10 +101,15 @@ extension BenchReport {
 
     /// The goals this level has, checked (`goalLines` without the information-only lines).
     public func goalChecks() -> [(goal: String, measured: String, met: Bool)] {
-        goalLines().compactMap { line in line.met.map { (line.goal, line.measured, $0) } }
+        guard !interrupted else { return [] }
+        return goalLines().compactMap { line in line.met.map { (line.goal, line.measured, $0) } }
     }
 
     func goals() -> [String] {
+        if interrupted {
+            return ["speed goals: not judged: the benchmark was stopped (a signal) before everything was measured; "
+                    + "the tables hold what was"]
+        }
         let how = goalRounds > 0 ? "; the compared cases timed side by side in \(goalRounds) alternating rounds, as in the tables" : ""
         let lines = goalLines()
         let note = lines.contains { $0.met == nil } ? " (issue 16 sets no goals at the \(isa) level: measured only)" : ""

@@ -27,11 +27,11 @@ extension BenchReport {
                 + "\"vs_opencv\": \(q.openCV.map(number) ?? "null"), \"vs_scalar\": \(q.scalar.map(number) ?? "null")}"
         }
         // "met" is null for a line measured only (no goal at this level).
-        let goals = goalLines().map { line in
+        let goals = interrupted ? [] : goalLines().map { line in
             "{\"goal\": \(string(line.goal)), \"measured\": \(string(line.measured)), "
                 + "\"met\": \(line.met.map { String($0) } ?? "null")}"
         }
-        return "{\"isa\": \(string(isa)), \"memcpy_ms\": \(number(first)), \"memcpy_ms_by_size\": {\(bySize)},\n \"results\": [\n  "
+        return "{\"isa\": \(string(isa)), \"interrupted\": \(interrupted), \"memcpy_ms\": \(number(first)), \"memcpy_ms_by_size\": {\(bySize)},\n \"results\": [\n  "
             + rows.joined(separator: ",\n  ") + "\n ],\n \"skipped\": [" + skipped.map(string).joined(separator: ", ")
             + "],\n \"goals\": [" + goals.joined(separator: ", ") + "]}"
     }

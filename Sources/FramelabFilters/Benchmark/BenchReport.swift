@@ -32,6 +32,9 @@ public struct BenchReport: Sendable {
     /// (`FilterBenchmark.goalKey`), and in how many alternating rounds.
     public var goalTimings: [String: BenchTimer.Timing] = [:]
     public var goalRounds = 0
+    /// A stop was asked for (a signal) before everything was measured: the report holds
+    /// what was, and no speed goal is judged.
+    public var interrupted = false
 
     public init() {}
 

@@ -26,6 +26,9 @@ public struct FilterBenchmark {
         public var budgetSizes: [(width: Int, height: Int)] = [(1280, 720), (1920, 1080), (3840, 2160)]
         /// The kernel levels to time (`runLevels`); each must be one this CPU has.
         public var levels: [KernelLevel] = [KernelLevel.current]
+        /// Asked before each measurement: true ends the benchmark there, with what was
+        /// measured so far (`BenchReport.interrupted`; a signal asked it to stop).
+        public var stopRequested: @Sendable () -> Bool = { false }
         public init() {}
     }
 
@@ -49,16 +52,42 @@ public struct FilterBenchmark {
             reports.append(try KernelLevel.$override.withValue(level) {
                 try run { progress(configuration.levels.count > 1 ? "[\(level)] " + $0 : $0) }
             })
+            if reports.last!.interrupted { return (reports, nil) }
         }
         guard configuration.levels.count > 1 else { return (reports, nil) }
-        return (reports, try compareLevels(progress: progress))
+        do {
+            return (reports, try compareLevels(progress: progress))
+        } catch is Stopped {
+            reports[reports.count - 1].interrupted = true
+            return (reports, nil)
+        }
+    }
+
+    /// Thrown by `step` when a stop was requested: unwinds to where the partial report is kept.
+    struct Stopped: Error {}
+
+    /// Called before each measurement starts: ends the benchmark there when a stop was
+    /// requested, else tells `progress` what is about to be measured.
+    func checkpoint(_ progress: (String) -> Void, _ line: String) throws {
+        if configuration.stopRequested() { throw Stopped() }
+        progress(line)
     }
 
     /// Runs everything at `KernelLevel.current`; `progress` gets one line per measurement
-    /// about to start.
+    /// about to start. When `stopRequested` answers true before a measurement, the report
+    /// holds what was measured before it and is marked `interrupted`.
     public func run(progress: (String) -> Void) throws -> BenchReport {
         var report = BenchReport()
         report.isa = KernelLevel.current.rawValue
+        do {
+            try measure(into: &report, progress: progress)
+        } catch is Stopped {
+            report.interrupted = true
+        }
+        return report
+    }
+
+    private func measure(into report: inout BenchReport, progress: (String) -> Void) throws {
         // The goals are about one thread; OpenCV's own loops would otherwise use every core.
         let openCVThreads = OpenCVThreads.count
         OpenCVThreads.count = 1
@@ -74,7 +103,7 @@ public struct FilterBenchmark {
             for name in configuration.filters {
                 for path in configuration.paths {
                     for threads in (path == .recipe ? threadCounts : [1]) {
-                        progress("\(name) on \(path)\(threads > 1 ? " (\(threads) threads)" : "") at \(size)")
+                        try checkpoint(progress, "\(name) on \(path)\(threads > 1 ? " (\(threads) threads)" : "") at \(size)")
                         let filter: any FrameFilter
                         do {
                             filter = try registry.instantiate(ElementSpec(name: name), path: path, threads: threads)
@@ -90,7 +119,7 @@ public struct FilterBenchmark {
                 }
             }
             for name in configuration.pluginFilters {
-                progress("\(name) on \(Self.pluginPath) at \(size)")
+                try checkpoint(progress, "\(name) on \(Self.pluginPath) at \(size)")
                 if let t = try timePlugin(name, frame, timer, skipped: &report.skipped) {
                     report.results.append(BenchResult(filter: name, path: Self.pluginPath, width: w, height: h,
                                                       threads: 1, timing: t))
@@ -113,14 +142,13 @@ public struct FilterBenchmark {
                 }
             }
             for chain in chains {
-                progress("chain of four on \(chain.path)\(chain.threads > 1 ? " (\(chain.threads) threads)" : "") at \(size)")
+                try checkpoint(progress, "chain of four on \(chain.path)\(chain.threads > 1 ? " (\(chain.threads) threads)" : "") at \(size)")
                 let t = try timer.measure { try Self.runChain(chain.filters, on: frame) }
                 report.results.append(BenchResult(filter: "chain4", path: chain.path, width: w, height: h,
                                                   threads: chain.threads, timing: t))
             }
         }
         try timeGoalsSideBySide(&report, progress: progress)
-        return report
     }
 
     /// Rounds of the side-by-side goal timing: enough that a minute of a slow machine
@@ -188,7 +216,7 @@ public struct FilterBenchmark {
                 }
             }
         }
-        progress("speed goals: \(keys.count) cases side by side, \(Self.goalRounds) rounds")
+        try checkpoint(progress, "speed goals: \(keys.count) cases side by side, \(Self.goalRounds) rounds")
         let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds)
         for (key, timing) in zip(keys, timings) { report.goalTimings[key] = timing }
         report.goalRounds = Self.goalRounds
@@ -223,7 +251,7 @@ public struct FilterBenchmark {
                 bodies.append { try Self.runChain(filters, on: frame) }
             }
         }
-        progress("kernel levels: \(cases.count) cases at \(configuration.levels.count) levels side by side at \(w)x\(h), "
+        try checkpoint(progress, "kernel levels: \(cases.count) cases at \(configuration.levels.count) levels side by side at \(w)x\(h), "
                  + "\(Self.goalRounds) rounds")
         let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds)
         comparison.memcpy = timings[0]
