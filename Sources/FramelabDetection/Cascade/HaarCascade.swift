@@ -130,12 +130,12 @@ extension HaarCascade {
                 for i in stride(from: 0, to: inner.count, by: 4) {
                     guard let l = int32(inner[i]), let r = int32(inner[i + 1]), let f = Int(inner[i + 2]),
                           let th = Double(inner[i + 3]), (0..<featureCount).contains(f) else {
-                        throw bad("weak classifier at line \(c.line): bad node '\(inner[i..<i + 4].joined(separator: " "))'")
+                        throw bad("weak classifier at line \(c.line): bad node \(quoted(inner[i..<i + 4].joined(separator: " ")))")
                     }
                     nodes.append(Node(feature: f, threshold: Float(th), left: l, right: r))
                 }
                 let leaves = try leafText.map { v -> Float in
-                    guard let d = Double(v) else { throw bad("weak classifier at line \(c.line): bad leaf '\(v)'") }
+                    guard let d = Double(v) else { throw bad("weak classifier at line \(c.line): bad leaf \(quoted(v))") }
                     return Float(d)
                 }
                 guard leaves.count == nodes.count + 1 else {
