@@ -51,19 +51,3 @@ struct AnnotationText {
 func resolve(_ path: String, relativeTo folder: String) -> String {
     path.hasPrefix("/") ? path : (folder as NSString).appendingPathComponent(path)
 }
-
-/// Text from a file for an error message, in quotes: at most `maxQuoted` characters, with
-/// control characters and line separators escaped, so a message stays one short line.
-func quoted(_ text: some StringProtocol) -> String {
-    let maxQuoted = 60
-    let unprintable: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
-    var out = ""
-    for scalar in text.prefix(maxQuoted).unicodeScalars {
-        if unprintable.contains(scalar.properties.generalCategory) {
-            out += scalar.escaped(asASCII: true)
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
-    }
-    return "'" + out + (text.count > maxQuoted ? "…'" : "'")
-}

@@ -6,7 +6,8 @@ import FramelabElements
 ///
 /// Every rule a description can break is checked here, and each failure is one line
 /// naming the file, the element and the parameter, so `plugins check` can say exactly
-/// what is wrong.
+/// what is wrong. Text from the description is quoted with `quoted` wherever a message
+/// repeats it (it may hold any bytes, line breaks included).
 enum PluginDescriptionReader {
     static func read(_ e: fl_plugin_element, index: Int, path: String, abiVersion: String) throws -> PluginElementInfo {
         func bad(_ what: String, element: String? = nil) -> FramelabError {
@@ -15,7 +16,7 @@ enum PluginDescriptionReader {
         guard let cName = e.name else { throw bad("has no name") }
         let name = String(cString: cName)
         guard isValidName(name, extra: "_-.") else {
-            throw bad("name must be letters, digits, '_', '-' or '.' (got '\(name)')")
+            throw bad("name must be letters, digits, '_', '-' or '.' (got \(quoted(name)))")
         }
         func fail(_ what: String) -> FramelabError { bad(what, element: name) }
 
@@ -28,7 +29,7 @@ enum PluginDescriptionReader {
         let version = e.version.map { String(cString: $0) } ?? ""
         guard !version.isEmpty else { throw fail("has no version") }
         let summary = e.description.map { String(cString: $0) } ?? ""
-        guard !summary.isEmpty, !summary.contains("\n") else { throw fail("needs a one-line description") }
+        guard !summary.isEmpty, !summary.contains(where: \.isNewline) else { throw fail("needs a one-line description") }
 
         guard e.create != nil else { throw fail("has no create function") }
         guard e.destroy != nil else { throw fail("has no destroy function") }
@@ -67,11 +68,11 @@ enum PluginDescriptionReader {
         guard let cName = p.name else { throw fail("parameter #\(index) has no name") }
         let name = String(cString: cName)
         guard isValidName(name, extra: "_-") else {
-            throw fail("parameter name must be letters, digits, '_' or '-' (got '\(name)')")
+            throw fail("parameter name must be letters, digits, '_' or '-' (got \(quoted(name)))")
         }
         func bad(_ what: String) -> FramelabError { fail("parameter '\(name)' \(what)") }
         let summary = p.description.map { String(cString: $0) } ?? ""
-        guard !summary.isEmpty else { throw bad("needs a description") }
+        guard !summary.isEmpty, !summary.contains(where: \.isNewline) else { throw bad("needs a one-line description") }
         let text = p.default_string.map { String(cString: $0) }
 
         switch p.type {
@@ -100,7 +101,7 @@ enum PluginDescriptionReader {
             guard !choices.isEmpty, !choices.contains(where: \.isEmpty) else { throw bad("is an enum without choices") }
             guard Set(choices).count == choices.count else { throw bad("lists a choice twice") }
             guard let text, choices.contains(text) else {
-                throw bad("default '\(text ?? "")' is not one of \(choices.joined(separator: ", "))")
+                throw bad("default \(quoted(text ?? "")) is not one of \(choices.map { quoted($0) }.joined(separator: ", "))")
             }
             return ParameterSpec(name: name, type: .enumeration(choices), defaultValue: .string(text), summary: summary)
         case Int32(FL_PARAM_STRING):

@@ -90,6 +90,18 @@ static void destroy(void *instance) { (void)instance; }
 
 static const int32_t formats[] = {FL_PLUGIN_GRAY8, FL_PLUGIN_BGR8, FL_PLUGIN_BGRA8};
 
+/* Text with line breaks (found by the plugin-description fuzz target): the host must say so
+ * in one line, never repeat it raw. */
+#ifdef BROKEN_NAME_WITH_LINE_BREAK
+#undef ELEMENT_NAME
+#define ELEMENT_NAME "bro\nken"
+#endif
+#ifdef BROKEN_DESCRIPTION_WITH_CR
+#define ELEMENT_DESCRIPTION "a purpose-built\rbroken plugin"
+#else
+#define ELEMENT_DESCRIPTION "a purpose-built broken plugin"
+#endif
+
 static const fl_plugin_param params[] = {
     {.name = "gain", .type = FL_PARAM_FLOAT, .minimum = 0, .maximum = 2,
 #ifdef BROKEN_DEFAULT_OUTSIDE_RANGE
@@ -97,18 +109,24 @@ static const fl_plugin_param params[] = {
 #else
      .default_number = 1,
 #endif
+#ifdef BROKEN_PARAMETER_DESCRIPTION_LINES
+     .description = "a gain\nin two lines"},
+#else
      .description = "a gain"},
+#endif
 #ifdef BROKEN_DUPLICATE_PARAMETER
     {.name = "gain", .type = FL_PARAM_INT, .minimum = 0, .maximum = 9, .default_number = 1, .description = "again"},
 #elif defined(BROKEN_UNKNOWN_TYPE)
     {.name = "mode", .type = 42, .description = "a mode of a type the ABI does not know"},
+#elif defined(BROKEN_ENUM_DEFAULT_WITH_LINE_BREAK)
+    {.name = "mode", .type = FL_PARAM_ENUM, .choices = "fast|slow", .default_string = "fa\nst", .description = "a mode"},
 #else
     {.name = "mode", .type = FL_PARAM_ENUM, .choices = "fast|slow", .default_string = "fast", .description = "a mode"},
 #endif
 };
 
 static const fl_plugin_element elements[] = {
-    {.kind = FL_PLUGIN_FILTER, .name = ELEMENT_NAME, .version = "0.1", .description = "a purpose-built broken plugin",
+    {.kind = FL_PLUGIN_FILTER, .name = ELEMENT_NAME, .version = "0.1", .description = ELEMENT_DESCRIPTION,
      .formats = formats, .format_count = 3, .params = params, .param_count = 2,
      .create = create, .process = process, .destroy = destroy},
 };

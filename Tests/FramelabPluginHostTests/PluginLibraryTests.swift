@@ -61,4 +61,25 @@ import Testing
     @Test func unknownParameterType() throws {
         try expectRejected("UNKNOWN_TYPE", mentions: ["element 'broken'", "parameter 'mode' has unknown type 42"])
     }
+
+    // Found by the plugin-description fuzz target (docs/reliability.md, "Fuzzing"): text from
+    // the description was repeated raw, so a line break in it split the diagnosis, and a
+    // description with a carriage return or a multi-line parameter description was accepted.
+
+    @Test func nameWithALineBreakIsQuotedOnOneLine() throws {
+        try expectRejected("NAME_WITH_LINE_BREAK", mentions: ["element #0", "(got 'bro\\nken')"])
+    }
+
+    @Test func enumDefaultWithALineBreakIsQuotedOnOneLine() throws {
+        try expectRejected("ENUM_DEFAULT_WITH_LINE_BREAK",
+                           mentions: ["parameter 'mode'", "default 'fa\\nst' is not one of 'fast', 'slow'"])
+    }
+
+    @Test func descriptionWithACarriageReturnIsRefused() throws {
+        try expectRejected("DESCRIPTION_WITH_CR", mentions: ["element 'broken'", "needs a one-line description"])
+    }
+
+    @Test func parameterDescriptionOfTwoLinesIsRefused() throws {
+        try expectRejected("PARAMETER_DESCRIPTION_LINES", mentions: ["parameter 'gain' needs a one-line description"])
+    }
 }

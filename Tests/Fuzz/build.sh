@@ -4,7 +4,11 @@
 # libFuzzer and AddressSanitizer, -enable-testing so the harnesses reach internal parsers):
 # FramelabCore, FramelabElements, FramelabDatasets without CompositeGenerator.swift (its
 # only OpenCV user), and SourceSpec.swift alone as FramelabPipeline (it imports only
-# FramelabCore; the rest of the engine needs OpenCV). Nothing here needs OpenCV or HDF5.
+# FramelabCore; the rest of the engine needs OpenCV). None of these needs OpenCV or HDF5.
+# Three targets need one more module each, built only when such a target is asked for
+# (`extra_module` below): the cascade files of FramelabDetection, the description checker
+# of FramelabPluginHost with the plugin ABI header, and FramelabRecording with its C shim,
+# linked to the system's libhdf5 (not instrumented).
 # Usage: bash Tests/Fuzz/build.sh [TARGET...]   (default: every target)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,15 +18,18 @@ flags=(-O -sanitize=fuzzer,address -parse-as-library -enable-testing -g -I "$out
        -Xcc -fmodule-map-file=Sources/CZlibSystem/module.modulemap)
 
 # module NAME SOURCES...: one object and one .swiftmodule, rebuilt when a source is newer.
+# `cflags` adds compiler flags (the C modules a module imports); `deps` adds files whose
+# change makes it stale too (their headers).
+cflags=() deps=()
 module() {
     local name=$1; shift
     local obj="$out/modules/$name.o"
     local stale=0
     [ -f "$obj" ] || stale=1
-    for s in "$@"; do [ "$s" -nt "$obj" ] && stale=1; done
+    for s in "$@" "${deps[@]}"; do [ "$s" -nt "$obj" ] && stale=1; done
     [ $stale = 1 ] || return 0
     echo "fuzz build: $name" >&2
-    swiftc "${flags[@]}" -module-name "$name" -wmo -c "$@" -o "$obj" \
+    swiftc "${flags[@]}" "${cflags[@]}" -module-name "$name" -wmo -c "$@" -o "$obj" \
         -emit-module -emit-module-path "$out/modules/$name.swiftmodule"
 }
 module FramelabCore Sources/FramelabCore/*.swift
@@ -30,14 +37,62 @@ module FramelabElements Sources/FramelabElements/*.swift
 module FramelabPipeline Sources/FramelabPipeline/SourceSpec.swift
 module FramelabDatasets $(ls Sources/FramelabDatasets/*.swift Sources/FramelabDatasets/Predictions/*.swift | grep -v CompositeGenerator)
 
+# A C target's header as a Clang module (SwiftPM writes these maps itself; swiftc alone needs one).
+module_map() {
+    mkdir -p "$out/modules/$1"
+    printf 'module %s {\n    header "%s"\n    export *\n}\n' "$1" "$PWD/$2" >"$out/modules/$1/module.modulemap"
+}
+
+# extra_module TARGET: builds what TARGET needs beyond the common four modules, if
+# anything, leaving in `cflags` the flags its harness compiles with and in `link` the
+# objects and libraries it links.
+extra_module() {
+    cflags=() deps=() link=()
+    case $1 in
+    cascade)
+        # The cascade reader, compiler, scanner and evaluator on gray8 images: all but the
+        # colour conversion (HaarCascadeEvaluator+Color.swift), plus the types they use.
+        module FramelabDetection $(ls Sources/FramelabDetection/Cascade/*.swift | grep -v '+Color') \
+            Sources/FramelabDetection/{SlidingWindowSettings,DetectionAccuracy,DetectorParameters,Detection}.swift
+        link=("$out/modules/FramelabDetection.o") ;;
+    plugin-description)
+        # The description checker and the record the discovery worker sends; no dlopen.
+        module_map CFramelabPlugin Sources/CFramelabPlugin/include/framelab_plugin.h
+        cflags=(-Xcc "-fmodule-map-file=$out/modules/CFramelabPlugin/module.modulemap")
+        deps=(Sources/CFramelabPlugin/include/framelab_plugin.h)
+        module FramelabPluginHost Sources/FramelabPluginHost/{PluginDescriptionReader,PluginElementInfo}.swift \
+            Sources/FramelabPluginHost/Discovery/PluginElementRecord.swift
+        link=("$out/modules/FramelabPluginHost.o") ;;
+    hdf5)
+        # The recording layer and its C shim, linked to the system's libhdf5 (Debian's serial build).
+        local hdf5_cflags hdf5_libs
+        hdf5_cflags=$(pkg-config --cflags hdf5)
+        hdf5_libs=$(pkg-config --libs hdf5)
+        module_map CHDF5 Sources/CHDF5/include/chdf5.h
+        cflags=(-Xcc "-fmodule-map-file=$out/modules/CHDF5/module.modulemap")
+        for f in $hdf5_cflags; do cflags+=(-Xcc "$f"); done
+        deps=(Sources/CHDF5/include/chdf5.h)
+        module FramelabRecording Sources/FramelabRecording/*.swift
+        local shim="$out/modules/CHDF5.o"
+        if [ ! -f "$shim" ] || [ Sources/CHDF5/chdf5.c -nt "$shim" ] || [ Sources/CHDF5/include/chdf5.h -nt "$shim" ]; then
+            echo "fuzz build: CHDF5" >&2
+            clang -O1 -g -fsanitize=fuzzer-no-link,address $hdf5_cflags -I Sources/CHDF5/include \
+                -c Sources/CHDF5/chdf5.c -o "$shim"
+        fi
+        link=("$out/modules/FramelabRecording.o" "$shim" $hdf5_libs) ;;
+    esac
+}
+
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=($(cd Tests/Fuzz/Targets && ls *.swift | sed 's/\.swift$//'))
 objects=("$out"/modules/{FramelabCore,FramelabElements,FramelabPipeline,FramelabDatasets}.o)
 for t in "${targets[@]}"; do
+    extra_module "$t"
     bin="$out/bin/fuzz-$t"
-    newest=$(ls -t "Tests/Fuzz/Targets/$t.swift" Tests/Fuzz/Support/*.swift "${objects[@]}" | head -1)
+    newest=$(ls -t "Tests/Fuzz/Targets/$t.swift" Tests/Fuzz/Support/*.swift "${objects[@]}" \
+             $(printf '%s\n' "${link[@]}" | grep '\.o$') | head -1)
     [ -f "$bin" ] && [ "$bin" -nt "$newest" ] && continue
     echo "fuzz build: fuzz-$t" >&2
-    swiftc "${flags[@]}" -module-name "Fuzz_${t//-/_}" "Tests/Fuzz/Targets/$t.swift" Tests/Fuzz/Support/*.swift \
-        "${objects[@]}" -lz -o "$bin"
+    swiftc "${flags[@]}" "${cflags[@]}" -module-name "Fuzz_${t//-/_}" "Tests/Fuzz/Targets/$t.swift" \
+        Tests/Fuzz/Support/*.swift "${objects[@]}" "${link[@]}" -lz -o "$bin"
 done

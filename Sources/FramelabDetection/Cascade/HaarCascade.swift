@@ -55,10 +55,16 @@ public struct HaarCascade: Sendable {
 extension HaarCascade {
     /// Reads an OpenCV cascade XML. A file that is not a Haar cascade in this format is
     /// an error naming the file and what was wrong.
+    ///
+    /// Integers are read as OpenCV reads them, 32-bit: sums of a few of them (a rectangle's
+    /// far edge) cannot overflow, and node indices fit the compiled tables' Int32. Every
+    /// rectangle is checked against the window, so compiled offsets stay inside the
+    /// integral tables whatever the file says.
     public init(contentsOf path: String) throws {
         func bad(_ why: String) -> FramelabError {
             FramelabError(.badInput, "cascade '\(path)': \(why)")
         }
+        func int32(_ text: some StringProtocol) -> Int? { Int32(text).map(Int.init) }
         let root: XMLTree
         do {
             root = try XMLTree.parse(contentsOf: path)
@@ -76,10 +82,10 @@ extension HaarCascade {
         guard cascade.child("stageType")?.trimmedText == "BOOST" else { throw bad("stageType is not BOOST") }
         let featureType = cascade.child("featureType")?.trimmedText ?? "?"
         guard featureType == "HAAR" else {
-            throw bad("featureType is \(featureType); the cascade detector evaluates HAAR cascades (use opencv-lbp for LBP)")
+            throw bad("featureType is \(quoted(featureType)); the cascade detector evaluates HAAR cascades (use opencv-lbp for LBP)")
         }
-        guard let w = cascade.child("width").flatMap({ Int($0.trimmedText) }),
-              let h = cascade.child("height").flatMap({ Int($0.trimmedText) }), w > 2, h > 2 else {
+        guard let w = cascade.child("width").flatMap({ int32($0.trimmedText) }),
+              let h = cascade.child("height").flatMap({ int32($0.trimmedText) }), w > 2, h > 2 else {
             throw bad("missing or invalid <width>/<height>")
         }
         windowWidth = w
@@ -95,7 +101,7 @@ extension HaarCascade {
             }
             let rects = try rectNodes.map { r -> WeightedRect in
                 let v = r.trimmedText.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
-                guard v.count == 5, let x = Int(v[0]), let y = Int(v[1]), let rw = Int(v[2]), let rh = Int(v[3]),
+                guard v.count == 5, let x = int32(v[0]), let y = int32(v[1]), let rw = int32(v[2]), let rh = int32(v[3]),
                       let weight = Double(v[4].hasSuffix(".") ? v[4] + "0" : v[4]).map(Float.init) else {
                     throw bad("rect at line \(r.line) is not 'x y width height weight'")
                 }
@@ -122,14 +128,14 @@ extension HaarCascade {
                 }
                 var nodes: [Node] = []
                 for i in stride(from: 0, to: inner.count, by: 4) {
-                    guard let l = Int(inner[i]), let r = Int(inner[i + 1]), let f = Int(inner[i + 2]),
+                    guard let l = int32(inner[i]), let r = int32(inner[i + 1]), let f = Int(inner[i + 2]),
                           let th = Double(inner[i + 3]), (0..<featureCount).contains(f) else {
-                        throw bad("weak classifier at line \(c.line): bad node '\(inner[i..<i + 4].joined(separator: " "))'")
+                        throw bad("weak classifier at line \(c.line): bad node \(quoted(inner[i..<i + 4].joined(separator: " ")))")
                     }
                     nodes.append(Node(feature: f, threshold: Float(th), left: l, right: r))
                 }
                 let leaves = try leafText.map { v -> Float in
-                    guard let d = Double(v) else { throw bad("weak classifier at line \(c.line): bad leaf '\(v)'") }
+                    guard let d = Double(v) else { throw bad("weak classifier at line \(c.line): bad leaf \(quoted(v))") }
                     return Float(d)
                 }
                 guard leaves.count == nodes.count + 1 else {
@@ -144,7 +150,10 @@ extension HaarCascade {
             return Stage(threshold: Float(t) - Self.stageThresholdEpsilon, classifiers: classifiers)
         }
         for f in features {
-            for r in f.rects where !f.tilted && (r.x < 0 || r.y < 0 || r.x + r.width > w || r.y + r.height > h) {
+            // A rectangle of no or negative size would put corners left of or above the
+            // window (every OpenCV cascade's rectangles have a positive size).
+            for r in f.rects where !f.tilted && (r.x < 0 || r.y < 0 || r.x + r.width > w || r.y + r.height > h
+                                                  || r.width <= 0 || r.height <= 0) {
                 throw bad("a feature rectangle lies outside the \(w)x\(h) window")
             }
             // A 45-degree rectangle spans x − height … x + width and y … y + width + height.

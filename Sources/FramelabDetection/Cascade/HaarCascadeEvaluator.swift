@@ -1,10 +1,12 @@
 import FramelabCore
-import FramelabCV
 
 /// Framelab's own Viola-Jones detector over an OpenCV Haar cascade: the same scales,
 /// pyramid, windows, arithmetic and grouping as `cv::CascadeClassifier::detectMultiScale`,
 /// with the window evaluation vectorised (`CascadeScanner`). One instance per thread:
 /// it keeps its pyramid and integral buffers between images.
+///
+/// This file works on gray8 images and needs no OpenCV (the cascade fuzz target compiles
+/// it alone); colour images go through `HaarCascadeEvaluator+Color.swift`.
 public final class HaarCascadeEvaluator {
     public let cascade: HaarCascade
     private var compiled: CompiledCascade?
@@ -21,9 +23,9 @@ public final class HaarCascadeEvaluator {
         self.init(cascade: try HaarCascade(contentsOf: path))
     }
 
-    /// Raw windows (before grouping) in image pixels, for tests and for `detect`.
-    public func rawWindows(_ image: Mat, settings: SlidingWindowSettings) throws -> [IntRect] {
-        let src = image.format == .gray8 ? image : try gray8(image)
+    /// Raw windows (before grouping) in pixels of the gray8 image `src`.
+    func rawWindows(gray src: Mat, settings: SlidingWindowSettings) -> [IntRect] {
+        precondition(src.format == .gray8, "the cascade scans gray8 images")
         let winW = cascade.windowWidth, winH = cascade.windowHeight
         let maxW = settings.maxSize ?? src.width, maxH = settings.maxSize ?? src.height
         // Scales exactly as OpenCV 4 lists them: every factor (grown geometrically in double)
@@ -101,11 +103,12 @@ public final class HaarCascadeEvaluator {
         return windows
     }
 
-    /// Grouped detections; scores are neighbour counts, as `opencv-haar` reports them.
-    /// Boxes are clipped to the image (a window scaled back can overhang the bottom or
-    /// right edge by a pixel), as `CascadeClassifier::detectMultiScale` clips them.
-    public func detect(_ image: Mat, settings: SlidingWindowSettings) throws -> [FaceDetection] {
-        let raw = try rawWindows(image, settings: settings)
+    /// Grouped detections in the gray8 image `image`; scores are neighbour counts, as
+    /// `opencv-haar` reports them. Boxes are clipped to the image (a window scaled back can
+    /// overhang the bottom or right edge by a pixel), as `CascadeClassifier::detectMultiScale`
+    /// clips them.
+    func detect(gray image: Mat, settings: SlidingWindowSettings) -> [FaceDetection] {
+        let raw = rawWindows(gray: image, settings: settings)
         return RectangleGrouping.group(raw, minNeighbours: settings.minNeighbours).compactMap { group in
             let r = group.rect
             let x0 = max(r.x, 0), y0 = max(r.y, 0)
@@ -114,10 +117,5 @@ public final class HaarCascadeEvaluator {
             return FaceDetection(box: BoundingBox(x: Double(x0), y: Double(y0), width: Double(x1 - x0),
                                                   height: Double(y1 - y0)), score: Double(group.neighbours))
         }
-    }
-
-    private func gray8(_ image: Mat) throws -> Mat {
-        // Colour to gray is not the cascade's work; OpenCV's cvtColor, as opencv-haar does.
-        try image.converted(to: .gray8)
     }
 }
