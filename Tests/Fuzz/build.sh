@@ -84,7 +84,10 @@ extra_module() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=($(cd Tests/Fuzz/Targets && ls *.swift | sed 's/\.swift$//'))
+# By default every target but hdf5: libhdf5 1.10.8 itself crashes or hangs on some damaged
+# files (docs/reliability.md, "Fuzzing"), which would fail the test command at random.
+# Name it to run it: bash scripts/fuzz.sh 60 hdf5.
+[ ${#targets[@]} -gt 0 ] || targets=($(cd Tests/Fuzz/Targets && ls *.swift | sed 's/\.swift$//' | grep -vx hdf5))
 objects=("$out"/modules/{FramelabCore,FramelabElements,FramelabPipeline,FramelabDatasets}.o)
 for t in "${targets[@]}"; do
     extra_module "$t"
