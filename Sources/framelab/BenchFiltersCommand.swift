@@ -142,7 +142,7 @@ struct BenchFiltersCommand: ParsableCommand {
         // A signal ends the benchmark before its next case: what was measured is printed and
         // recorded (status interrupted), exit 128 + the signal. A second one ends it at once
         // (nothing is written before the timing ends).
-        let interrupt = InterruptHandler(stop: {})
+        let interrupt = InterruptHandler(stop: {}, inProgress: "the case in progress")
         defer { interrupt.cancel() }
         var config = FilterBenchmark.Configuration()
         config.stopRequested = { interrupt.received != nil }

@@ -30,8 +30,9 @@ final class InterruptHandler: @unchecked Sendable {
     /// makes the record readable before the immediate exit; `stuck` is called when the
     /// command is still running `graceSeconds` after the first signal (e.g. to kill a hung
     /// plugin worker, whose frame then fails and lets the run end).
+    /// `inProgress` names what the command finishes before it stops (said on the first signal).
     init(stop: @escaping @Sendable () -> Void, abandon: @escaping @Sendable () -> Void = {},
-         stuck: @escaping @Sendable () -> Void = {}) {
+         stuck: @escaping @Sendable () -> Void = {}, inProgress: String = "the frame in progress") {
         for sig in Self.signals {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
@@ -42,7 +43,7 @@ final class InterruptHandler: @unchecked Sendable {
                     return (first!, count, atOnce)
                 }
                 if n == 1 {
-                    printToStandardError("\nframelab: stopping after the frame in progress (\(Self.name(sig)); "
+                    printToStandardError("\nframelab: stopping after \(inProgress) (\(Self.name(sig)); "
                                          + "send it again to stop at once)")
                     stop()
                     DispatchQueue.global().asyncAfter(deadline: .now() + Self.graceSeconds) { [self] in
