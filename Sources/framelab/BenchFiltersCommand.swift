@@ -161,7 +161,10 @@ struct BenchFiltersCommand: ParsableCommand {
         // each written after the timing (a file has one writer at a time).
         var recorder: BenchRunWriter?
         do {
-            recorder = try out.map { try BenchRunWriter(path: $0, context: commandContext) }
+            recorder = try out.map {
+                try RecordingVetting.vet($0)
+                return try BenchRunWriter(path: $0, context: commandContext)
+            }
         } catch {
             throw failure(error)
         }

@@ -64,6 +64,7 @@ struct CompareCommand: ParsableCommand {
         do {
             // Quiet for the usual second; after that one line per item on standard error.
             let started = MonotonicClock.now()
+            for spec in [a, b] { try RecordingVetting.vet(RunReference(parsing: spec).path) }
             comparison = try RunComparison(RunReference(parsing: a), RunReference(parsing: b),
                                            bootstrap: Bootstrap(resamples: resamples, seed: seed)) { done, total, item in
                 if MonotonicClock.now() - started > 2_000_000_000 {

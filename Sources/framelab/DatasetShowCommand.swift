@@ -45,6 +45,7 @@ struct DatasetShowCommand: ParsableCommand {
             let data = try FaceDataset.load(dataset)
             let predictions = try runFile.map { spec -> RecordedPredictions in
                 let run = RunReference(parsing: spec)
+                try RecordingVetting.vet(run.path)
                 return try RecordedPredictions.read(path: run.path, runID: run.runID, dataset: dataset)
             }
             let progress = EvalProgress(enabled: !quiet, job: "dataset show")

@@ -162,7 +162,8 @@ struct EvalCommand: ParsableCommand {
                                                         plugins: pluginFiles)
                 + saved.elements(firstStage: evaluator.specs.count)
             recorder = try out.map {
-                try EvalRunWriter(path: $0, runID: id, attributes: attributes, labels: labels, dataset: data,
+                try RecordingVetting.vet($0)
+                return try EvalRunWriter(path: $0, runID: id, attributes: attributes, labels: labels, dataset: data,
                                   images: sharding.wholePaths, frameIndices: sharding.positions, elements: elements)
             }
         } catch {

@@ -64,6 +64,7 @@ struct ExportCommand: ParsableCommand {
         let result: PredictionExport.Result
         do {
             guard FileManager.default.fileExists(atPath: file) else { throw FramelabError(.badInput, "'\(file)' does not exist") }
+            try RecordingVetting.vet(file)
             recorded = try RecordedPredictions.read(path: file, runID: runID, dataset: dataset)
             var detectors = Array(recorded.labels.indices)
             if let detector {

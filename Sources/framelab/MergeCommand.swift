@@ -63,6 +63,7 @@ struct MergeCommand: ParsableCommand {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw FramelabError(.badInput, "shard file '\(path)' does not exist")
                 }
+                try RecordingVetting.vet(path)
                 return try ShardRun.load(path: path)
             }
             merged = try ShardMerger.merge(loaded, allowPartial: allowPartial)
@@ -82,6 +83,7 @@ struct MergeCommand: ParsableCommand {
             throw failure(error)
         }
         do {
+            try RecordingVetting.vet(out)
             let recorder = try EvalRunWriter(path: out, runID: id, attributes: Self.attributes(merged), labels: merged.labels,
                                              dataset: Self.dataset(merged), images: merged.datasetPaths,
                                              frameIndices: merged.frameIndices, elements: try Self.elements(merged))

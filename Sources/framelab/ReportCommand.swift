@@ -35,6 +35,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let runs: [RunSummary]
         do {
+            try RecordingVetting.vet(file)
             runs = try RunSummary.read(path: file, runID: runID)
         } catch {
             throw failure(error)

@@ -132,7 +132,8 @@ struct RunCommand: ParsableCommand {
         let recorder: RunRecorder?
         do {
             recorder = try out.map { path in
-                try RunRecorder(path: path, id: id,
+                try RecordingVetting.vet(path)
+                return try RunRecorder(path: path, id: id,
                                 attributes: runAttributes(source: source, pipeline: pipeline).merging(pluginSetup.attributes) { $1 },
                                 stages: stages, source: source, elements: elements)
             }
