@@ -38,6 +38,11 @@ enum WiderKitGroundTruth {
                                 + "\(files.count) and face_bbx_list \(boxes.count)")
         }
         let labels = labelNames.allSatisfy(main.has) ? try labelNames.map { try main.variable($0).cellElements(mainPath, $0) } : nil
+        // Each label list has a cell per event, as file_list does (a fuzzed file had fewer: an index out of range).
+        if let labels, let k = labels.firstIndex(where: { $0.count != events.count }) {
+            throw FramelabError(.badInput, "MAT file '\(mainPath)': event_list has \(events.count) events but "
+                                + "\(labelNames[k]) \(labels[k].count)")
+        }
 
         let present = subsetFiles.filter { FileManager.default.fileExists(atPath: file($0.file)) }
         if !present.isEmpty && present.count < subsetFiles.count {
