@@ -46,11 +46,7 @@ extension GrowableTable {
             let rows = min(Self.tailBlockRows, end)
             let start = end - rows
             var bytes = [UInt8](repeating: 0, count: rows * rowSize)
-            let fileSpace = try H5Handle.make(.dataspace, what) { H5Dget_space(handle.id) }
-            var offset: [hsize_t] = [hsize_t(start)]
-            var size: [hsize_t] = [hsize_t(rows)]
-            try HDF5.check(H5Sselect_hyperslab(fileSpace.id, H5S_SELECT_SET, &offset, nil, &size, nil), what)
-            let memorySpace = try H5Handle.make(.dataspace, what) { H5Screate_simple(1, &size, nil) }
+            let (fileSpace, memorySpace) = try selection(start: start, rows: rows, what)
             let status = bytes.withUnsafeMutableBytes { raw in
                 H5Dread(handle.id, fileType.id, memorySpace.id, fileSpace.id, fl_h5p_default(), raw.baseAddress)
             }

@@ -84,17 +84,24 @@ final class GrowableTable: @unchecked Sendable {
             let what = "cannot append to table '\(name)'"
             var newSize: [hsize_t] = [hsize_t(count + rows)]
             try HDF5.check(H5Dset_extent(handle.id, &newSize), what)
-            let fileSpace = try H5Handle.make(.dataspace, what) { H5Dget_space(handle.id) }
-            var start: [hsize_t] = [hsize_t(count)]
-            var size: [hsize_t] = [hsize_t(rows)]
-            try HDF5.check(H5Sselect_hyperslab(fileSpace.id, H5S_SELECT_SET, &start, nil, &size, nil), what)
-            let memorySpace = try H5Handle.make(.dataspace, what) { H5Screate_simple(1, &size, nil) }
+            let (fileSpace, memorySpace) = try selection(start: count, rows: rows, what)
             let status = bytes.withUnsafeBytes { raw in
                 H5Dwrite(handle.id, fileType.id, memorySpace.id, fileSpace.id, fl_h5p_default(), raw.baseAddress)
             }
             try HDF5.check(status, what)
             count += rows
         }
+    }
+
+    /// The dataspaces of one read or write of `rows` rows from row `start`: the table's,
+    /// with those rows selected, and a memory one of just those rows.
+    func selection(start: Int, rows: Int, _ what: String) throws(HDF5Error) -> (file: H5Handle, memory: H5Handle) {
+        let fileSpace = try H5Handle.make(.dataspace, what) { H5Dget_space(handle.id) }
+        var offset: [hsize_t] = [hsize_t(start)]
+        var size: [hsize_t] = [hsize_t(rows)]
+        try HDF5.check(H5Sselect_hyperslab(fileSpace.id, H5S_SELECT_SET, &offset, nil, &size, nil), what)
+        let memorySpace = try H5Handle.make(.dataspace, what) { H5Screate_simple(1, &size, nil) }
+        return (fileSpace, memorySpace)
     }
 
     /// Every row, packed in `R`'s layout. Members are matched by name, so a table written

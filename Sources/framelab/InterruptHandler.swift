@@ -43,14 +43,14 @@ final class InterruptHandler: @unchecked Sendable {
                     return (first!, count, atOnce)
                 }
                 if n == 1 {
-                    printToStandardError("\nframelab: stopping after \(inProgress) (\(Self.name(sig)); "
+                    printToStandardError("\nframelab: stopping after \(inProgress) (\(signalName(sig)); "
                                          + "send it again to stop at once)")
                     stop()
                     DispatchQueue.global().asyncAfter(deadline: .now() + Self.graceSeconds) { [self] in
                         if !signalled.withLock({ cancelled }) { stuck() }
                     }
                 } else if n == 2 {
-                    printToStandardError("\nframelab: stopping now (\(Self.name(sig))\(once ? "" : " again"))")
+                    printToStandardError("\nframelab: stopping now (\(signalName(sig))\(once ? "" : " again"))")
                     abandon()
                     fflush(nil)
                     // No atexit handlers or static destructors: other threads may still be
@@ -79,15 +79,5 @@ final class InterruptHandler: @unchecked Sendable {
         signalled.withLock { cancelled = true }
         for s in sources { s.cancel() }
         for sig in Self.signals { signal(sig, SIG_DFL) }
-    }
-
-    static func name(_ sig: Int32) -> String {
-        switch sig {
-        case SIGINT: return "SIGINT"
-        case SIGTERM: return "SIGTERM"
-        case SIGHUP: return "SIGHUP"
-        case SIGQUIT: return "SIGQUIT"
-        default: return "signal \(sig)"
-        }
     }
 }

@@ -47,15 +47,4 @@ enum RecordingVetting {
                                 + "(\(signalName(child.terminationStatus))); nothing was read from it")
         }
     }
-
-    static func signalName(_ sig: Int32) -> String {
-        switch sig {
-        case SIGSEGV: return "SIGSEGV"
-        case SIGBUS: return "SIGBUS"
-        case SIGABRT: return "SIGABRT"
-        case SIGILL: return "SIGILL"
-        case SIGFPE: return "SIGFPE"
-        default: return "signal \(sig)"
-        }
-    }
 }

@@ -62,23 +62,10 @@ final class ChildProcess {
             text = "exited with status \((status >> 8) & 0xff)"
         } else {
             let signal = status & 0x7f
-            text = "crashed with signal \(signal) (\(Self.signalName(signal)))"
+            text = "crashed with signal \(signal) (\(signalName(signal)))"
         }
         exited = text
         return text
-    }
-
-    private static func signalName(_ signal: Int32) -> String {
-        switch signal {
-        case SIGSEGV: return "SIGSEGV"
-        case SIGABRT: return "SIGABRT"
-        case SIGBUS: return "SIGBUS"
-        case SIGFPE: return "SIGFPE"
-        case SIGILL: return "SIGILL"
-        case SIGKILL: return "SIGKILL"
-        case SIGTERM: return "SIGTERM"
-        default: return String(cString: strsignal(signal))
-        }
     }
 
     deinit { kill() }
