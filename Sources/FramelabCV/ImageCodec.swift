@@ -52,7 +52,9 @@ public enum ImageCodec {
         try checkDeclaredSize(ImageHeader.withFileReader(path) { ImageHeader.size($0) } ?? nil, "image '\(path)'")
         try checkComplete(ImageHeader.withFileReader(path) { ImageHeader.jpegEnd($0) } ?? .unknown, "image '\(path)'")
         var out: OpaquePointer?
-        try cvCall("image '\(path)'", kind: .corrupt) { fl_cv_decode_file(path, format.rawValue, &out, $0, $1) }
+        _ = try LibraryMessages.capturing("image '\(path)'") {
+            try cvCall("image '\(path)'", kind: .corrupt) { fl_cv_decode_file(path, format.rawValue, &out, $0, $1) }
+        }
         return Mat(adopting: out!)
     }
 
@@ -62,8 +64,10 @@ public enum ImageCodec {
         try checkDeclaredSize(ImageHeader.size(ImageHeader.reader(bytes)), name)
         try checkComplete(ImageHeader.jpegEnd(ImageHeader.reader(bytes)), name)
         var out: OpaquePointer?
-        try cvCall(name, kind: .corrupt) {
-            fl_cv_decode_bytes(bytes.baseAddress, bytes.count, format.rawValue, &out, $0, $1)
+        _ = try LibraryMessages.capturing(name) {
+            try cvCall(name, kind: .corrupt) {
+                fl_cv_decode_bytes(bytes.baseAddress, bytes.count, format.rawValue, &out, $0, $1)
+            }
         }
         return Mat(adopting: out!)
     }

@@ -45,7 +45,7 @@ public final class IsolatedPluginFilter: FrameFilter {
            let outSlot = session.arenaSlot(out) {
             // The run's frame arena: input and output cross as offsets, no pixel is copied.
             let request = WorkerRequest(operation: WorkerRequest.Operation.process.rawValue, mappedSize: 0,
-                                        input: slot, output: outSlot)
+                                        input: slot, output: outSlot, outputSpare: Int64(OutputCanary.byteCount))
             let response = try session.call(request)
             return response.passThrough != 0 ? input : out
         }
@@ -54,7 +54,8 @@ public final class IsolatedPluginFilter: FrameFilter {
                                     inputStride: input.stride >= stride ? input.stride : stride, output: format)
         let map = try session.mapped(size: layout.size)
         let request = WorkerRequest(operation: WorkerRequest.Operation.process.rawValue, mappedSize: Int64(map.size),
-                                    input: session.place(input, layout: layout, in: map), output: layout.output)
+                                    input: session.place(input, layout: layout, in: map), output: layout.output,
+                                    outputSpare: Int64(OutputCanary.byteCount))
         let response = try session.call(request)
         if response.passThrough != 0 { return input }
         return outputImage(map, layout.output, format)
@@ -65,7 +66,8 @@ public final class IsolatedPluginFilter: FrameFilter {
         if let arenaOut, arenaOut.format == format, arenaOut.width == input.width, arenaOut.height == input.height {
             return arenaOut
         }
-        arenaOut = session.options.arena?.makeImage(format: format, width: input.width, height: input.height)
+        arenaOut = session.options.arena?.makeImage(format: format, width: input.width, height: input.height,
+                                                    spare: OutputCanary.byteCount)
         return arenaOut
     }
 

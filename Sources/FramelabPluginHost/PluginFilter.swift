@@ -7,11 +7,12 @@ import FramelabFilters
 ///
 /// The plugin writes into an output image this filter owns and reuses across frames, or
 /// hands back the input (pass-through) or memory of its own; anything else — a different
-/// size or format than negotiated — is a processing error naming the element.
+/// size or format than negotiated — is a processing error naming the element, and so is
+/// a write past the end of the output (see `OutputCanary`).
 public final class PluginFilter: FrameFilter {
     public let element: PluginElement
     private let instance: PluginInstance
-    private var output: Mat?
+    private var output: (image: Mat, canary: OutputCanary)?
 
     public var name: String { element.info.name }
 
@@ -26,18 +27,25 @@ public final class PluginFilter: FrameFilter {
         guard let format = outputFormat(for: input.format) else {
             throw FramelabError(.unsupported, "element \(element.label) does not accept \(input.format) images")
         }
-        return try process(input, into: reusableOutput(format: format, width: input.width, height: input.height))
+        let output = reusableOutput(format: format, width: input.width, height: input.height)
+        return try process(input, into: output.image, canary: output.canary)
     }
 
     /// Processes into `out` (of the negotiated format and the input's size); returns `out`,
-    /// the input (pass-through) or the plugin's own memory.
-    func process(_ input: Mat, into out: Mat) throws -> Mat {
+    /// the input (pass-through) or the plugin's own memory. `canary`, when given, guards the
+    /// bytes after `out`.
+    func process(_ input: Mat, into out: Mat, canary: OutputCanary?) throws -> Mat {
         let format = out.format
         return try input.withUnsafeBytes { src in
             try out.withUnsafeMutableBytes { dst in
                 var inImage = fl_plugin_image(input, data: src.baseAddress!)
                 var outImage = fl_plugin_image(out, data: dst.baseAddress!)
+                canary?.arm()
                 try instance.process(&inImage, &outImage)
+                if let canary, !canary.isIntact {
+                    throw FramelabError(.processing,
+                        "element \(element.label) wrote past the end of its \(out.width)x\(out.height) \(format) output image (stride \(out.stride)); memory after an image may be damaged in a plugin run in process, so run it with --isolate until it is fixed")
+                }
                 if outImage.data == dst.baseAddress, outImage.format == format.rawValue,
                    outImage.width == inImage.width, outImage.height == inImage.height, outImage.stride == out.stride {
                     return out
@@ -61,10 +69,17 @@ public final class PluginFilter: FrameFilter {
                    stride: Int(image.stride), owner: self)
     }
 
-    private func reusableOutput(format: PixelFormat, width: Int, height: Int) -> Mat {
-        if let output, output.format == format, output.width == width, output.height == height { return output }
-        let fresh = Mat(format: format, width: width, height: height)
-        output = fresh
-        return fresh
+    /// The output image, reused while the shape stays, with spare rows after it for the canary.
+    private func reusableOutput(format: PixelFormat, width: Int, height: Int) -> (image: Mat, canary: OutputCanary) {
+        if let output, output.image.format == format, output.image.width == width, output.image.height == height {
+            return output
+        }
+        let stride = max(width * format.bytesPerPixel, 1)
+        let spareRows = (OutputCanary.byteCount + stride - 1) / stride
+        let backing = Mat(format: format, width: width, height: height + spareRows, stride: stride)
+        let image = backing.view(x: 0, y: 0, width: width, height: height)
+        let canary = backing.withUnsafeMutableBytes { OutputCanary(after: $0.baseAddress!, stride: stride, height: height) }
+        output = (image, canary)
+        return (image, canary)
     }
 }

@@ -47,7 +47,7 @@ struct BenchDetectorsCommand: ParsableCommand {
     @Option(name: .long, help: "The photograph the speed part resizes to each frame size (the defaults of --image, --dataset and --sample-images are found in the checkout framelab was built in when not under the working folder).")
     var image = "Datasets/sample/images/astronaut.png"
 
-    @Flag(name: .long, help: "Print no progress lines.")
+    @Flag(name: .long, help: "Print no progress lines and no library warnings (libpng, libjpeg, OpenCV).")
     var quiet = false
 
     @OptionGroup var plugins: PluginOptions
@@ -86,6 +86,7 @@ struct BenchDetectorsCommand: ParsableCommand {
     }
 
     func run() throws {
+        LibraryMessages.isSilenced = quiet
         // Nothing is recorded before the end: a signal ends it at once, exit 128 + the signal.
         let interrupt = InterruptHandler.exitingAtOnce()
         defer { interrupt.cancel() }

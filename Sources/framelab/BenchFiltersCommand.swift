@@ -67,7 +67,7 @@ struct BenchFiltersCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the results as one JSON object instead of tables.")
     var json = false
 
-    @Flag(name: .long, help: "Print no progress lines.")
+    @Flag(name: .long, help: "Print no progress lines and no library warnings (libpng, libjpeg, OpenCV).")
     var quiet = false
 
     @OptionGroup var plugins: PluginOptions
@@ -139,6 +139,7 @@ struct BenchFiltersCommand: ParsableCommand {
     }
 
     func run() throws {
+        LibraryMessages.isSilenced = quiet
         // A signal ends the benchmark before its next case: what was measured is printed and
         // recorded (status interrupted), exit 128 + the signal. A second one ends it at once
         // (nothing is written before the timing ends).

@@ -7,7 +7,7 @@ import Foundation
 /// Prints a one-line error to standard error and returns the exit code to throw.
 func failure(_ error: Error, code: Int32 = 1) -> ExitCode {
     let message = (error as? FramelabError)?.message ?? String(describing: error)
-    FileHandle.standardError.write(Data("framelab: error: \(message)\n".utf8))
+    LibraryMessages.writeToStandardError("framelab: error: \(message)\n")
     return ExitCode(code)
 }
 
@@ -16,9 +16,9 @@ func usageError(_ message: String) -> ExitCode {
     failure(FramelabError(.badInput, message), code: 64)
 }
 
-/// Writes a line to standard error (progress, warnings).
+/// Writes a line to standard error (progress, warnings); never into a library-message capture.
 func printToStandardError(_ text: String, terminator: String = "\n") {
-    FileHandle.standardError.write(Data((text + terminator).utf8))
+    LibraryMessages.writeToStandardError(text + terminator)
 }
 
 /// Version text: the package version and, when the binary sits in a git checkout, its commit.

@@ -29,7 +29,7 @@ struct DatasetShowCommand: ParsableCommand {
     @Option(name: .long, help: "Draw at most this many images, in dataset order.")
     var limit = 100
 
-    @Flag(name: .long, help: "Print no progress line.")
+    @Flag(name: .long, help: "Print no progress line and no library warnings (libpng, libjpeg, OpenCV).")
     var quiet = false
 
     @Flag(name: .long, help: "Print one JSON object instead of text.")
@@ -40,6 +40,7 @@ struct DatasetShowCommand: ParsableCommand {
     }
 
     func run() throws {
+        LibraryMessages.isSilenced = quiet
         let result: DatasetSheet.Result
         do {
             let data = try FaceDataset.load(dataset)

@@ -91,7 +91,7 @@ struct EvalCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of the table.")
     var json = false
 
-    @Flag(name: .long, help: "Print no progress line.")
+    @Flag(name: .long, help: "Print no progress line and no library warnings (libpng, libjpeg, OpenCV).")
     var quiet = false
 
     @OptionGroup var plugins: PluginOptions
@@ -116,6 +116,7 @@ struct EvalCommand: ParsableCommand {
     }
 
     func run() throws {
+        LibraryMessages.isSilenced = quiet
         let sharding: EvalSharding
         let evaluator: DatasetEvaluator
         let protocols: EvalProtocols

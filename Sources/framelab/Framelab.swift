@@ -1,4 +1,5 @@
 import ArgumentParser
+import FramelabCore
 import FramelabCV
 import FramelabFilters
 import FramelabSources
@@ -27,6 +28,7 @@ struct Framelab: ParsableCommand {
     /// in the first kernel.
     static func main() {
         VideoLogs.quiet()
+        LibraryMessages.captureIsEnabled = true
         LibraryThreads.limitToOne()
         // A file size limit (`ulimit -f`) then fails the write (EFBIG) like a full disk,
         // which the recorder reports in one line, instead of killing the process.

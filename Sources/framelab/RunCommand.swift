@@ -68,7 +68,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("queue"), help: "Frames that may wait between source and stages under keep-all.")
     var queueCapacity: Int = Pipeline.defaultQueueCapacity
 
-    @Flag(name: .long, help: "Print no progress line.")
+    @Flag(name: .long, help: "Print no progress line and no library warnings (libpng, libjpeg, OpenCV).")
     var quiet = false
 
     @OptionGroup var plugins: PluginOptions
@@ -96,6 +96,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        LibraryMessages.isSilenced = quiet
         let controls = LiveControls()
         defer { controls.cancel() }
         // Everything the user typed is checked before any frame is read or file written.

@@ -83,6 +83,13 @@ static fl_plugin_status process(void *instance, const fl_plugin_image *in, fl_pl
     for (int32_t y = 0; y < in->height; y++)
         memcpy((char *)out->data + y * out->stride, (const char *)in->data + y * in->stride,
                (size_t)in->width * (in->format == FL_PLUGIN_GRAY8 ? 1 : in->format == FL_PLUGIN_BGR8 ? 3 : 4));
+#if defined(BROKEN_OVERRUN) || defined(BROKEN_OVERRUN_ON_FRAMES)
+    /* 4 KB past the last row: the kind of bug a wrong stride or size computation makes. */
+#ifdef BROKEN_OVERRUN_ON_FRAMES
+    if (on_real_frame(in) && calls % 2 == 0)
+#endif
+        memset((char *)out->data + (size_t)out->stride * (size_t)out->height, 0x77, 4096);
+#endif
     return FL_PLUGIN_OK;
 }
 

@@ -38,7 +38,8 @@ final class ChildProcess {
         env.append(nil)
         defer { env.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, env)
+        // Not while a library-message capture has fd 2: the worker would inherit it.
+        let rc = LibraryMessages.outsideCapture { posix_spawn(&pid, executable, &actions, nil, argv, env) }
         guard rc == 0 else {
             throw FramelabError(.io, "cannot start the plugin worker \(executable): \(String(cString: strerror(rc)))")
         }

@@ -46,7 +46,7 @@ final class IsolatedSession {
         var outBytes = 0
         if let output {
             let outStride = Self.roundUp(width * output.bytesPerPixel, 64)
-            outBytes = Self.roundUp(outStride * height, Self.pageSize)
+            outBytes = Self.roundUp(outStride * height + OutputCanary.byteCount, Self.pageSize)
             outSlot = SlotImage(offset: Int64(inBytes), format: output.rawValue, width: Int32(width),
                                 height: Int32(height), stride: Int64(outStride))
         }

@@ -106,7 +106,7 @@ public enum PluginWorker {
             let input = try image(request.input)
             if let filter {
                 let out = try image(request.output)
-                let result = try filter.process(input, into: out)
+                let result = try filter.process(input, into: out, canary: try canary(after: request.output, spare: request.outputSpare))
                 if result.sharesPixels(with: input) { return WorkerResponse(passThrough: 1) }
                 // The plugin answered from its own memory: copy into the slot (the rare path).
                 if !result.sharesPixels(with: out) { out.copyPixels(from: result) }
@@ -120,6 +120,16 @@ public enum PluginWorker {
             let room = (map.base + Int(request.detectionOffset)).bindMemory(to: fl_plugin_detection.self, capacity: capacity)
             for (i, d) in found.prefix(capacity).enumerated() { room[i] = d.cValue }
             return WorkerResponse(detectionCount: Int32(min(found.count, capacity)))
+        }
+
+        /// The canary in the spare bytes the host left after the output slot, if it left enough.
+        private func canary(after slot: SlotImage, spare: Int64) throws -> OutputCanary? {
+            guard spare >= OutputCanary.byteCount, let map = slot.region == 1 ? arena : mapping else { return nil }
+            let end = slot.offset + slot.stride * Int64(slot.height)
+            guard end + Int64(OutputCanary.byteCount) <= Int64(map.size) else {
+                throw FramelabError(.processing, "worker got a malformed output slot")
+            }
+            return OutputCanary(after: map.base + Int(slot.offset), stride: Int(slot.stride), height: Int(slot.height))
         }
 
         private func image(_ slot: SlotImage) throws -> Mat {

@@ -56,14 +56,16 @@ public final class SharedFrameArena: PixelAllocator, @unchecked Sendable {
         }
     }
 
-    /// Allocates an image in the arena whether or not the arena is installed (tests, benchmarks).
-    public func makeImage(format: PixelFormat, width: Int, height: Int) -> Mat? {
+    /// Allocates an image in the arena whether or not the arena is installed (tests, benchmarks),
+    /// with `spare` bytes after its last row that belong to it (room for an `OutputCanary`).
+    public func makeImage(format: PixelFormat, width: Int, height: Int, spare: Int = 0) -> Mat? {
         let stride = (width * format.bytesPerPixel + 63) / 64 * 64
-        guard let p = allocate(byteCount: stride * height) else { return nil }
-        p.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+        let byteCount = stride * height + spare
+        guard let p = allocate(byteCount: byteCount) else { return nil }
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
         let offset = p - mapping.base
         return Mat(borrowing: p, format: format, width: width, height: height, stride: stride, owner: self) { [self] in
-            deallocate(mapping.base + offset, byteCount: stride * height)
+            deallocate(mapping.base + offset, byteCount: byteCount)
         }
     }
 }

@@ -18,6 +18,9 @@ struct WorkerRequest {
     var mappedSize: Int64 = 0
     var input = SlotImage()
     var output = SlotImage()
+    /// Spare bytes after the output image (stride × height), for the worker's `OutputCanary`
+    /// (0: none, unchecked).
+    var outputSpare: Int64 = 0
     /// Where detections go and how many fit.
     var detectionOffset: Int64 = 0
     var detectionCapacity: Int32 = 0
