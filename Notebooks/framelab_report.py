@@ -53,6 +53,19 @@ def fits_text(ms: float) -> str:
     return f"fits {max(rates)} fps" if rates else "fits no budget"
 
 
+def budget_lines(top_ms: float, headroom: float = 2.0) -> tuple[dict[int, float], str]:
+    """The frame budgets worth drawing on a plot whose largest value is `top_ms`, and a note for
+    the rest: a 41.7 ms line over data of 2 ms would squeeze the data into the bottom of a log
+    axis. A budget more than `headroom` times the largest value is left out, and the note says
+    every case fits it (it lies above all of them)."""
+    drawn = {fps: ms for fps, ms in fl.BUDGETS_MS.items() if np.isfinite(top_ms) and ms <= top_ms * headroom}
+    above = [fps for fps in sorted(fl.BUDGETS_MS, reverse=True) if fps not in drawn]
+    if not above or not np.isfinite(top_ms):
+        return drawn, ""
+    best = max(above)
+    return drawn, f"every case fits {best} fps ({ms_text(fl.BUDGETS_MS[best])} ms, above the axis)"
+
+
 # --- Timings: pipeline runs ------------------------------------------------------------------
 
 def pipeline_runs(path: str) -> list[str]:

@@ -43,7 +43,10 @@ judge() {
         | grep -vE ' in (__asan|__interceptor|__sanitizer|__lsan|__ubsan|fuzzer::|__libc|_start|__GI_|raise|abort|mem[a-z]*|str[a-z]*|pthread_|__pthread|gsignal|libc_)' \
         | grep -vE '\((/usr)?/lib/x86_64-linux-gnu/(libc|libpthread|libm|ld-linux)' | head -1)
     if grep -q 'libhdf5' <<<"$frame"; then
-        echo "libhdf5 $(sed -E 's/.* in ([^ ]+) .*/\1/' <<<"$frame")"
+        # A named function, or for libhdf5's unexported ones its offset in the library.
+        local name
+        name=$(sed -nE 's/.* in ([^ ]+) \(.*/\1/p' <<<"$frame")
+        echo "libhdf5 ${name:-$(grep -oE 'libhdf5[^ )]*' <<<"$frame" | head -1)}"
     else
         echo "framelab ${frame:-no-stack}"
     fi

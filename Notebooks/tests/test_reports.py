@@ -162,3 +162,17 @@ def test_average_precision_counts_equal_scores_together_and_weights_as_repeats()
     weights = np.array([2, 0, 1, 1, 3])
     repeated = np.repeat(np.arange(5), weights)
     assert fr.average_precision(scores, tp, 7, weights) == pytest.approx(fr.average_precision(scores[repeated], tp[repeated], 7))
+
+
+def test_budget_lines_keep_the_axis_near_the_data():
+    # 2 ms of data: 16.7 ms (60 fps) is more than twice as high, so no line is drawn, and
+    # the note names the most demanding budget every case fits.
+    drawn, note = fr.budget_lines(2.0)
+    assert drawn == {} and note == "every case fits 60 fps (16.7 ms, above the axis)"
+    # 25 ms: the 60 fps line is below the top, 30 and 24 fps within twice the top: all drawn.
+    drawn, note = fr.budget_lines(25.0)
+    assert sorted(drawn) == [24, 30, 60] and note == ""
+    drawn, note = fr.budget_lines(20.0)
+    assert sorted(drawn) == [30, 60] and note == "every case fits 24 fps (41.7 ms, above the axis)"
+    drawn, note = fr.budget_lines(10.0)
+    assert sorted(drawn) == [60] and note == "every case fits 30 fps (33.3 ms, above the axis)"
