@@ -22,15 +22,19 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# The venv is keyed on the requirements file: a changed file reinstalls.
+# The venv is keyed on the requirements file and the reader's pyproject.toml: a changed
+# file reinstalls. The reader (Notebooks/framelab_h5.py, framelab_run.py, framelab_report.py)
+# is installed editable, so `import framelab_h5` works anywhere in the venv.
 venv=.venv
 req=Notebooks/requirements.txt
 stamp="$venv/.requirements.sha256"
-want=$(sha256sum "$req" | cut -d' ' -f1)
+want=$(cat "$req" Notebooks/pyproject.toml | sha256sum | cut -d' ' -f1)
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "setup: installing Python packages into $venv"
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
+    # setuptools (from requirements.txt) builds it: no second download for an isolated build.
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation -e Notebooks
     echo "$want" > "$stamp"
 fi
 
