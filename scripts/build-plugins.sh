@@ -9,14 +9,14 @@ out=.build/plugins
 sdk=Sources/CFramelabPlugin/include
 mkdir -p "$out" .build/sdk/include
 cp "$sdk/framelab_plugin.h" .build/sdk/include/   # the installed header plugin authors compile against
-cc -std=c11 -shared -fPIC -O2 -Wall -Wextra -Werror -I"$sdk" Plugins/c-invert/invert.c -o "$out/libframelab-c-invert.so"
+cc -std=c11 -shared -fPIC -O2 -Wall -Wextra -pedantic -Werror -I"$sdk" Plugins/c-invert/invert.c -o "$out/libframelab-c-invert.so"
 opencv=$(pkg-config --cflags --libs opencv4)
 # shellcheck disable=SC2086
-c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-canny/canny.cpp $opencv -o "$out/libframelab-cpp-canny.so"
+c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -pedantic -Werror -I"$sdk" Plugins/cpp-canny/canny.cpp $opencv -o "$out/libframelab-cpp-canny.so"
 # shellcheck disable=SC2086
-c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-lbp-face/lbp_face.cpp $opencv -o "$out/libframelab-cpp-lbp-face.so"
+c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -pedantic -Werror -I"$sdk" Plugins/cpp-lbp-face/lbp_face.cpp $opencv -o "$out/libframelab-cpp-lbp-face.so"
 # libfacedetection is dlopened when an instance is created, never linked: builds everywhere.
-c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -I"$sdk" Plugins/cpp-libfacedetection/*.cpp -ldl \
+c++ -std=c++17 -shared -fPIC -O2 -Wall -Wextra -pedantic -Werror -I"$sdk" Plugins/cpp-libfacedetection/*.cpp -ldl \
     -o "$out/libframelab-cpp-libfacedetection.so"
 # dlib (Debian's libdlib-dev, installed by scripts/setup.sh). The MMOD CNN's matrix products
 # go to cblas_sgemm: in framelab, from the libblas.so.3 OpenCV already loaded (Debian's

@@ -1,3 +1,5 @@
+import FramelabCore
+import FramelabCV
 import FramelabTestSupport
 import Foundation
 import Testing
@@ -41,6 +43,22 @@ import Testing
                                         environment: ["FRAMELAB_CACHE_DIR": cache.path])
     }
 
+    /// The mean gray level of the PNG snapshots in `folder`.
+    func meanGray(of folder: URL) throws -> Double {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }
+        var (sum, count) = (0, 0)
+        for file in files {
+            let image = try ImageCodec.read(folder.appendingPathComponent(file).path, as: .gray8)
+            image.withUnsafeBytes { bytes in
+                for y in 0..<image.height {
+                    for x in 0..<image.width { sum += Int(bytes[y * image.stride + x]) }
+                }
+            }
+            count += image.pixelCount
+        }
+        return count == 0 ? 0 : Double(sum) / Double(count)
+    }
+
     @Test func cFilterBuildsCleanPassesCheckAndRuns() throws {
         let folder = try newProject("brighten", lang: "c", kind: "filter")
         for file in ["brighten.c", "include/framelab_plugin.h", "Makefile", "README.md"] {
@@ -55,6 +73,12 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let pngs = ((try? FileManager.default.contentsOfDirectory(atPath: shots.path)) ?? []).filter { $0.hasSuffix(".png") }
         #expect(pngs.count == 3, "\(pngs)")
+        let plainShots = folder.appendingPathComponent("out/plain")
+        let plain = try runElement("brighten:offset=0", kind: "filter", pluginPath: folder,
+                                   extra: ["--snapshot", plainShots.path, "--snapshot-every", "1"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let (brighter, unchanged) = (try meanGray(of: shots), try meanGray(of: plainShots))
+        #expect(brighter > unchanged + 25, "offset 40 brightens: mean gray \(brighter) vs \(unchanged) with offset 0")
         let out = try TestSupport.framelab(["plugins", "describe", "brighten", "--plugin-path", folder.path])
         #expect(out.stdout.contains("offset: int, range -255"), "\(out.stdout)\(out.stderr)")
     }
@@ -91,9 +115,14 @@ import Testing
     @Test func theDefaultFolderIsTheNameInTheWorkingFolder() throws {
         let dir = try TestSupport.makeTemporaryDirectory("framelab-plugins-new")
         let quoted = "'" + TestSupport.framelabBinary.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        let r = try TestSupport.run("/bin/sh", ["-c", "cd '\(dir.path)' && \(quoted) plugins new my_filter --lang cpp --kind filter"])
+        let r = try TestSupport.run("/bin/sh", ["-c", "cd '\(dir.path)' && \(quoted) plugins new my_filter --lang cpp --kind filter --json"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("my_filter/my_filter.cpp").path))
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        #expect(json?["folder"] as? String == "my_filter", r.stdout)
+        #expect(json?["build"] as? String == "make", r.stdout)
+        #expect(json?["library"] as? String == "libmy_filter.so", r.stdout)
+        #expect((json?["files"] as? [String])?.contains("include/framelab_plugin.h") == true, r.stdout)
     }
 
     @Test func badNamesOccupiedFoldersAndPythonAreOneLineErrors() throws {
