@@ -95,7 +95,7 @@ import Testing
         for (name, kind) in [("cpp-brighten", "filter"), ("cpp-box", "detector")] {
             let folder = try newProject(name, lang: "cpp", kind: kind)
             let makefile = try String(contentsOf: folder.appendingPathComponent("Makefile"), encoding: .utf8)
-            #expect(makefile.contains("-std=c++17"), makefile)
+            #expect(makefile.contains("-std=c++17"), "\(makefile)")
             try build(folder, ["make", "-C", folder.path, "CXXFLAGS=\(Self.strict)"])
             try expectChecked(folder.appendingPathComponent("lib\(name).so"), element: name, kind: kind)
         }
@@ -119,10 +119,10 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("my_filter/my_filter.cpp").path))
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
-        #expect(json?["folder"] as? String == "my_filter", r.stdout)
-        #expect(json?["build"] as? String == "make", r.stdout)
-        #expect(json?["library"] as? String == "libmy_filter.so", r.stdout)
-        #expect((json?["files"] as? [String])?.contains("include/framelab_plugin.h") == true, r.stdout)
+        #expect(json?["folder"] as? String == "my_filter", "\(r.stdout)")
+        #expect(json?["build"] as? String == "make", "\(r.stdout)")
+        #expect(json?["library"] as? String == "libmy_filter.so", "\(r.stdout)")
+        #expect((json?["files"] as? [String])?.contains("include/framelab_plugin.h") == true, "\(r.stdout)")
     }
 
     @Test func badNamesOccupiedFoldersAndPythonAreOneLineErrors() throws {
@@ -152,7 +152,7 @@ import Testing
         // Nothing was written for a refused name.
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
         let help = try TestSupport.framelab(["plugins", "new", "--help"])
-        #expect(help.stdout.contains("Python elements are not supported"), help.stdout)
+        #expect(help.stdout.contains("Python elements are not supported"), "\(help.stdout)")
     }
 
     @Test func anUnknownElementSaysWhichFoldersWereSearched() throws {
