@@ -5,6 +5,9 @@ import FramelabCore
 /// instantiation on top.
 public struct ElementRegistry<Descriptor: ElementDescriptor>: Sendable {
     public private(set) var descriptors: [Descriptor] = []
+    /// What an unknown name's error adds after the known names: where else to look. A
+    /// registry with plugins in it says which folders were searched.
+    public var unknownNameHint = "a plugin's? give its file or folder with --plugin-path: the working folder is not searched"
 
     public init() {}
 
@@ -32,7 +35,7 @@ public struct ElementRegistry<Descriptor: ElementDescriptor>: Sendable {
     public func descriptor(for spec: ElementSpec) throws -> Descriptor {
         guard let descriptor = self[spec.name] else {
             throw FramelabError(.badInput, "unknown \(Descriptor.kind.label(spec.name)) (known: \(names.sorted().joined(separator: ", ")); "
-                                + "a plugin's? give its file or folder with --plugin-path: the working folder is not searched)")
+                                + "\(unknownNameHint))")
         }
         return descriptor
     }

@@ -9,6 +9,7 @@ extension PluginCatalog {
     /// reported in `clashes`, one line naming every origin.
     public func detectorRegistry(isolation: IsolationOptions? = nil) -> (registry: DetectorRegistry, clashes: [String: String]) {
         var registry = DetectorRegistry.builtIns
+        registry.unknownNameHint = unknownNameHint
         let clashes = nameClashes(builtIns: registry.descriptors.map { ($0.name, $0.origin) })
         for e in elements where e.info.kind == .detector && clashes[e.info.name] == nil {
             // Unique by the check above, so registering cannot clash.

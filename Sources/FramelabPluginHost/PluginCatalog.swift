@@ -20,6 +20,8 @@ public struct PluginCatalog: Sendable {
     public private(set) var elements: [PluginElement] = []
     /// One line per file or element that was rejected, naming it and the reason.
     public private(set) var problems: [String] = []
+    /// The files and folders discovery looked in, in order (`unknownNameHint`).
+    public private(set) var searched: [String] = []
     /// Default test-run outcomes by element label ("" passed), when discovery asked for them.
     private var trials: [String: String] = [:]
 
@@ -67,6 +69,7 @@ public struct PluginCatalog: Sendable {
     public static func discover(searchPath: [String], explicit: Set<String> = [], cache: PluginVerdictCache? = nil,
                                 trials: Bool = false, inspector: PluginInspector = PluginInspector()) -> PluginCatalog {
         var catalog = PluginCatalog()
+        catalog.searched = searchPath
         var seen = Set<String>()
         for entry in searchPath {
             let files: [String]
@@ -140,11 +143,19 @@ public struct PluginCatalog: Sendable {
         }
     }
 
+    /// What an unknown element name's error adds: that plugins come from --plugin-path, that
+    /// the working folder is not searched, and what was.
+    public var unknownNameHint: String {
+        let places = searched.isEmpty ? "no plugin folder" : searched.joined(separator: ", ")
+        return "a plugin's? give its file or folder with --plugin-path: the working folder is not searched; searched: \(places)"
+    }
+
     /// The built-ins plus every plugin filter. A name defined twice is kept out of the
     /// registry (or, for a built-in, blocked by `clashes`): using it is an error, never a
     /// silent choice. `clashes` maps each such name to a one-line message naming every origin.
     public func registry(isolation: IsolationOptions? = nil) -> (registry: FilterRegistry, clashes: [String: String]) {
         var registry = FilterRegistry.builtIns
+        registry.unknownNameHint = unknownNameHint
         let clashes = nameClashes(builtIns: registry.descriptors.map { ($0.name, $0.origin) })
         for e in elements where e.info.kind == .filter && clashes[e.info.name] == nil {
             // Unique by the check above, so registering cannot clash.

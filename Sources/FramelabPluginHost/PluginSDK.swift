@@ -23,6 +23,24 @@ public enum PluginSDK {
         return candidates.first { access($0 + "/" + headerName, R_OK) == 0 }
     }
 
+    /// The Swift plugin kit's sources (`Sources/FramelabPluginKit`) and the C target they
+    /// import (`Sources/CFramelabPlugin`), in the checkout the running executable was built
+    /// in: `plugins new --lang swift` copies both into the project it writes.
+    public static func swiftKitFolders() -> (kit: String, abi: String)? {
+        guard let exe = executablePath() else { return nil }
+        var parts = exe.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        parts.removeLast()
+        while !parts.isEmpty {
+            let sources = parts.joined(separator: "/") + "/Sources"
+            if access(sources + "/FramelabPluginKit/PluginExport.swift", R_OK) == 0,
+               access(sources + "/CFramelabPlugin/include/" + headerName, R_OK) == 0 {
+                return (sources + "/FramelabPluginKit", sources + "/CFramelabPlugin")
+            }
+            parts.removeLast()
+        }
+        return nil
+    }
+
     static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)

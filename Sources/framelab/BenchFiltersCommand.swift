@@ -120,7 +120,7 @@ struct BenchFiltersCommand: ParsableCommand {
             if let clash = clashes[name] { throw usageError(clash) }
             guard let descriptor = registry[name], !descriptor.hasPaths else {
                 let known = builtIns.descriptors.map(\.name) + registry.descriptors.filter { !$0.hasPaths }.map(\.name)
-                throw usageError("--filter: unknown filter '\(name)' (built-ins and plugins found: \(known.joined(separator: ", ")))")
+                throw usageError("--filter: unknown filter '\(name)' (built-ins and plugins found: \(known.joined(separator: ", ")); \(catalog.unknownNameHint))")
             }
         }
         let named = filters.filter { builtIns[$0] != nil }

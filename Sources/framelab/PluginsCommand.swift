@@ -7,7 +7,7 @@ import FramelabPluginHost
 struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
-        abstract: "List, describe and check plugins; find the plugin SDK header.",
+        abstract: "List, describe and check plugins; find the plugin SDK header; start a new plugin project.",
         discussion: """
             Plugins are shared libraries exporting framelab_plugin_entry (see docs/plugins.md). \
             They are found through --plugin-path, $FRAMELAB_PLUGIN_PATH and the package's .build/plugins. \
@@ -17,7 +17,7 @@ struct PluginsCommand: ParsableCommand {
             ($FRAMELAB_CACHE_DIR, else $XDG_CACHE_HOME/framelab, else ~/.cache/framelab; --no-plugin-cache).
             """,
         subcommands: [PluginsListCommand.self, PluginsDescribeCommand.self, PluginsCheckCommand.self,
-                      PluginsSDKCommand.self])
+                      PluginsSDKCommand.self, PluginsNewCommand.self])
 }
 
 /// `framelab plugins sdk`: the header a plugin author compiles against.

@@ -32,7 +32,7 @@ struct PluginsDescribeCommand: ParsableCommand {
             parameters = d.parameters
         } else {
             let known = (registry.descriptors.map(\.name) + catalog.elements.map(\.info.name)).sorted()
-            throw failure(FramelabError(.badInput, "unknown element '\(name)' (known: \(Set(known).sorted().joined(separator: ", ")))"))
+            throw failure(FramelabError(.badInput, "unknown element '\(name)' (known: \(Set(known).sorted().joined(separator: ", ")); \(catalog.unknownNameHint))"))
         }
         print(lines.joined(separator: "\n"))
         print(parameters.isEmpty ? "  parameters: none" : "  parameters:")
