@@ -43,10 +43,12 @@ struct EvalCommand: ParsableCommand {
             --out (a full disk) stops the evaluation with one line, the run marked failed.
             """)
 
-    @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib, csv or coco).")
+    @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib, csv or coco).",
+            completion: ShellCompletion.datasets)
     var dataset: String
 
-    @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...]; repeat to compare several.")
+    @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...]; repeat to compare several.",
+            completion: ShellCompletion.detectors)
     var detectors: [String] = []
 
     @Flag(name: .customLong("all-detectors"), help: ArgumentHelp(
@@ -70,7 +72,8 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .long, help: "Evaluate only the first N images of the dataset.")
     var limit: Int?
 
-    @Option(name: .long, help: "Record detections, matches and timings into this HDF5 file (runs are appended).")
+    @Option(name: .long, help: "Record detections, matches and timings into this HDF5 file (runs are appended).",
+            completion: ShellCompletion.recordings)
     var out: String?
 
     @Option(name: .customLong("run-id"), help: "Name of the run inside the HDF5 file (default: UTC time and a random suffix).")

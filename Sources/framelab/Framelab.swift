@@ -18,7 +18,7 @@ struct Framelab: ParsableCommand {
         subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self, PluginsCommand.self,
                       DevicesCommand.self, EvalCommand.self, DetectorsCommand.self, DatasetCommand.self,
                       BenchCommand.self, MergeCommand.self, SubmitCommand.self, RecoverCommand.self,
-                      ExportCommand.self, CompareCommand.self, VetRecordingCommand.self]
+                      ExportCommand.self, CompareCommand.self, CompletionsCommand.self, VetRecordingCommand.self]
     )
 
     /// Process-wide settings belong to the program, not to a library as it loads: they are
