@@ -40,7 +40,8 @@ struct EvalCommand: ParsableCommand {
             (docs/hdf5-schema.md), each image as soon as it is evaluated. SIGINT, SIGTERM, SIGHUP or SIGQUIT \
             stops after the images in progress: the scores cover the images done, the run is marked interrupted, \
             and the exit status is 130, 143, 129 or 131; a second signal stops at once. The first error writing \
-            --out (a full disk) stops the evaluation with one line, the run marked failed.
+            --out (a full disk) stops the evaluation with one line, the run marked failed. An evaluation in \
+            which every image failed (none could be read) exits 1 after printing its scores, its record kept.
             """)
 
     @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib, csv or coco).",
@@ -235,5 +236,11 @@ struct EvalCommand: ParsableCommand {
         }
         // Stopped by a signal: the record is kept and the exit says so, as a shell reports a killed process.
         if evaluator.wasStopped, let signal = interrupt.received { throw ExitCode(128 + signal) }
+        // An evaluation in which no image could be read or detected in is no success either.
+        let attempted = result.frames.joined()
+        if !attempted.isEmpty && attempted.allSatisfy({ $0.failure != nil }) && !evaluator.wasStopped {
+            throw failure(FramelabError(.badInput, "dataset '\(dataset)': every one of its \(count) images failed"
+                                        + (out.map { " (recorded in \($0))" } ?? "")))
+        }
     }
 }

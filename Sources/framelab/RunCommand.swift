@@ -31,7 +31,8 @@ struct RunCommand: ParsableCommand {
             "processed", "dropped", "failed", "fps", "stages": [{"name", "frames", "p50_ms", "p95_ms", "p99_ms", \
             "max_ms", "mean_fps", "over_budget"}], "end_to_end", "fits_fps", "latency_p50_ms", …}) with "file" \
             (the --out file or null), "failure_reasons", "faces_found" (per detector stage), "exit_reason" \
-            ("completed", "interrupted", "every frame failed" or "failed") and "exit_code", also when the run fails. \
+            ("completed", "interrupted", "every frame failed" or "failed") and "exit_code", also when the run fails \
+            or is stopped (an error found before the first frame prints only its one line). \
             Live runs: SIGUSR1 switches a camera to its next listed device, SIGUSR2 saves a snapshot \
             (with --snapshot). Cameras, formats and their errors: docs/cameras.md.
             """)
