@@ -18,5 +18,7 @@ if ! swift package generate-manual >"$log" 2>&1 || [ ! -s "$generated" ]; then
     exit 1
 fi
 mkdir -p .build/man
-cp "$generated" .build/man/framelab.1
+# A blank line in the help text (between paragraphs of a discussion) is a paragraph break in
+# mdoc: `.Pp`, which man renders without "mdoc warning: Empty input line".
+sed 's/^$/.Pp/' "$generated" > .build/man/framelab.1
 echo "man-page: wrote .build/man/framelab.1 (man -l .build/man/framelab.1)"

@@ -84,7 +84,7 @@ enum ShellCompletion {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: expanded) else { return [] }
         return names.filter { $0.hasPrefix(stem) && ($0.hasPrefix(".") == stem.hasPrefix(".")) }.sorted().compactMap { name in
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: expanded + "/" + name, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: expanded + "/" + name, isDirectory: &isFolder)
             if foldersOnly && !isFolder.boolValue { return nil }
             return folder + name + (isFolder.boolValue ? "/" : "")
         }

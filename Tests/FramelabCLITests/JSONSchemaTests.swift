@@ -25,14 +25,14 @@ import Testing
     static let detectorScores = JSONShape.object([
         "name": .string, "ap": .number, "precision": .number, "recall": .number, "f1": .number, "faces": .integer,
         "images": .integer, "failed": .integer, "true_positives": .integer, "false_positives": .integer,
-        "p50_ms": .number, "p95_ms": .number, "images_per_second": .number])
+        "p50_ms": .nullable(.number), "p95_ms": .nullable(.number), "images_per_second": .nullable(.number)])
     static let evalResult = JSONShape.object([
         "dataset": .string, "images": .integer, "faces": .integer, "detectors": .array(detectorScores), "out": .nullable(.string),
         "run_id": .nullable(.string), "threads": .integer, "workers": .integer, "wall_seconds": .number])
 
     // MARK: Fixture: two pipeline runs, a composite dataset, an eval run and two eval shards
 
-    struct Fixture {
+    struct Fixture: Sendable {
         let dir: URL
         var runs: String { dir.appendingPathComponent("runs.h5").path }
         var dataset: String { "csv:" + dir.appendingPathComponent("ds/faces.csv").path }
@@ -232,7 +232,7 @@ import Testing
                                             "parameters": .array(Self.parameter)])
         let builtIn = try doc(["plugins", "describe", "sepia", "--json"], description)
         #expect(builtIn["origin"]?.string == "built-in" && builtIn["parameters"]?.array?.first?["name"]?.string == "intensity")
-        let plugin = try doc(["plugins", "describe", "invert", "--plugin-path", invert, "--json"], description)
+        let plugin = try doc(["plugins", "describe", "negative", "--plugin-path", invert, "--json"], description)
         #expect(plugin["origin"]?.string == invert && plugin["abi_version"]?.string != nil)
 
         let check = JSONShape.object([
@@ -241,7 +241,7 @@ import Testing
             "elements": .array(.object(["name": .string, "kind": .string, "version": .string, "formats": .array(.string),
                                         "accepted": .bool, "problem": .nullable(.string)]))])
         let good = try doc(["plugins", "check", invert, "--json"], check)
-        #expect(good["accepted"]?.bool == true && good["elements"]?.array?.first?["name"]?.string == "invert")
+        #expect(good["accepted"]?.bool == true && good["elements"]?.array?.first?["name"]?.string == "negative")
         // A plugin whose element fails its test run: the document says so, and the exit status too.
         let failing = try PluginBuilder.broken("RETURNS_ERROR", element: "fails", in: cache)
         let bad = try doc(["plugins", "check", failing, "--json"], check, status: 1)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value as parsed, keeping booleans apart from numbers (JSONSerialization gives
 /// both as NSNumber on Linux).
-indirect enum JSONValue: Decodable {
+indirect enum JSONValue: Decodable, Sendable {
     case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
 
     init(from decoder: any Decoder) throws {
@@ -33,7 +33,7 @@ indirect enum JSONValue: Decodable {
 /// The expected shape of a command's `--json` document: which keys each object has and
 /// the type of every value. An object lists its keys exactly — a key missing, or one more
 /// than documented, is a mismatch.
-indirect enum JSONShape {
+indirect enum JSONShape: Sendable {
     case string, number, integer, bool, any
     /// Every element has this shape (an empty array matches).
     case array(JSONShape)

@@ -56,21 +56,31 @@ import Testing
     }
 
     @Test func bashCompletesPluginFilterNamesFromThePluginPathOnTheLine() throws {
-        let invert = PluginBuilder.example("c-invert")
-        let cache = try TestSupport.makeTemporaryDirectory()
-        // Without the plugin path, only the built-ins: `invert` comes from the plugin.
-        let names = try bashCompletions(["run", "--plugin-path", invert, "--filter", "inv"],
-                                        environment: ["FRAMELAB_CACHE_DIR": cache.path])
-        #expect(names == ["invert"], "\(names)")
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let plugin = try PluginBuilder.broken("NONE", element: "tabbed", in: dir)
+        let env = ["FRAMELAB_CACHE_DIR": dir.appendingPathComponent("cache").path]
+        let names = try bashCompletions(["run", "--plugin-path", plugin, "--filter", "tab"], environment: env)
+        #expect(names == ["tabbed"], "\(names)")
+        // Without the plugin path on the line, the plugin is not found.
+        #expect(try bashCompletions(["run", "--filter", "tab"], environment: env).isEmpty)
     }
 
     /// Types `line` and TAB in an interactive `shell` (in tmux) after `setup`; returns the screen.
     func pressTab(shell: [String], setup: String, line: String, until expected: String) throws -> String {
         let session = "framelab-completion-\(UUID().uuidString.prefix(8))"
         let path = Self.binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let start = try TestSupport.run("/usr/bin/tmux", ["new-session", "-d", "-s", session, "-x", "200", "-y", "40",
-                                                          "/usr/bin/env", "PATH=\(path)", "TERM=xterm"] + shell)
-        #expect(start.status == 0, "\(start.stderr)")
+        // The tmux server this starts keeps the descriptors it was given: not pipes, which would
+        // never reach end-of-file while it runs.
+        let start = Process()
+        start.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        start.arguments = ["new-session", "-d", "-s", session, "-x", "200", "-y", "40",
+                           "/usr/bin/env", "PATH=\(path)", "TERM=xterm"] + shell
+        start.standardInput = FileHandle.nullDevice
+        start.standardOutput = FileHandle.nullDevice
+        start.standardError = FileHandle.nullDevice
+        try start.run()
+        start.waitUntilExit()
+        #expect(start.terminationStatus == 0, "tmux new-session failed")
         defer { _ = try? TestSupport.run("/usr/bin/tmux", ["kill-session", "-t", session]) }
         Thread.sleep(forTimeInterval: 1)
         try TestSupport.run("/usr/bin/tmux", ["send-keys", "-t", session, setup, "Enter"])
