@@ -69,18 +69,15 @@ import Testing
     func pressTab(shell: [String], setup: String, line: String, until expected: String) throws -> String {
         let session = "framelab-completion-\(UUID().uuidString.prefix(8))"
         let path = Self.binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        // The tmux server this starts keeps the descriptors it was given: not pipes, which would
-        // never reach end-of-file while it runs.
-        let start = Process()
-        start.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        start.arguments = ["new-session", "-d", "-s", session, "-x", "200", "-y", "40",
-                           "/usr/bin/env", "PATH=\(path)", "TERM=xterm"] + shell
-        start.standardInput = FileHandle.nullDevice
-        start.standardOutput = FileHandle.nullDevice
-        start.standardError = FileHandle.nullDevice
-        try start.run()
-        start.waitUntilExit()
-        #expect(start.terminationStatus == 0, "tmux new-session failed")
+        // Started from Python, which closes every other descriptor in the child: the tmux server
+        // outlives the command, and a pipe it inherited (ours, or another test's) would never
+        // reach end-of-file.
+        let start = try TestSupport.run("/usr/bin/python3", [
+            "-c", "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, "
+                + "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)",
+            "/usr/bin/tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "40",
+            "/usr/bin/env", "PATH=\(path)", "TERM=xterm"] + shell)
+        #expect(start.status == 0, "tmux new-session failed: \(start.stderr)")
         defer { _ = try? TestSupport.run("/usr/bin/tmux", ["kill-session", "-t", session]) }
         Thread.sleep(forTimeInterval: 1)
         try TestSupport.run("/usr/bin/tmux", ["send-keys", "-t", session, setup, "Enter"])
