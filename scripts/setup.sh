@@ -9,7 +9,8 @@ debian_packages=(libopencv-dev libv4l-dev libhdf5-dev zlib1g-dev opencv-data pkg
                  libjpeg-dev xvfb x11-apps xdotool unzip
                  libdlib-dev libopenblas-dev liblapack-dev  # the dlib face-detector plugin (BLAS for MMOD)
                  qemu-user  # qemu-x86_64 -cpu Nehalem: the baseline kernel level on a CPU without AVX (tests)
-                 slurmctld slurmd slurm-client munge)  # a one-node Slurm cluster for the scale-out test
+                 slurmctld slurmd slurm-client munge  # a one-node Slurm cluster for the scale-out test
+                 man-db zsh fish)  # `man -l` on the manual page; the zsh and fish completion tests
 missing=()
 for p in "${debian_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

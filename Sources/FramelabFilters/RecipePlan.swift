@@ -79,30 +79,40 @@ public struct RecipePlan: Sendable {
     }
 
     public func explain(threads: Int) -> String {
-        func shape(_ s: ImageShape) -> String { "\(s.format) \(s.width)x\(s.height)" }
         var lines = ["recipe: \(passes.reduce(0) { $0 + $1.names.count }) operation(s) in \(passes.count) pass(es), "
-                     + "\(shape(input)) → \(shape(output)), rows split across \(threads) thread(s)"]
+                     + "\(Self.shapeText(input)) → \(Self.shapeText(output)), rows split across \(threads) thread(s)"]
         for (i, pass) in passes.enumerated() {
-            var parts: [String] = []
-            if let warp = pass.head as? WarpOperation {
-                parts.append(warp.planLabel(width: pass.input.width, height: pass.input.height))
-            } else if let head = pass.head {
-                parts.append(head.planLabel)
-            } else {
-                parts.append("read \(shape(pass.input))")
-            }
-            for (names, step) in pass.colors { parts.append("\(step.planLabel) (\(names.joined(separator: " ∘ ")))") }
-            if let conversion = pass.conversion { parts.append(conversion.planLabel) }
-            parts.append("write \(shape(pass.output))")
-            lines.append("  pass \(i + 1) [\(pass.names.joined(separator: ", "))]: " + parts.joined(separator: " → "))
-            // Say which neighbours share one loop, as CompiledPass decides.
-            for (first, next) in zip(pass.colors, pass.colors.dropFirst()) {
-                if let loop = first.step.sharedLoop(with: next.step, format: pass.input.format) { lines.append("    " + loop) }
-            }
+            lines.append("  pass \(i + 1) [\(pass.names.joined(separator: ", "))]: " + stepLabels(pass).joined(separator: " → "))
+            lines += sharedLoops(pass).map { "    " + $0 }
         }
         if passes.count > 1 { lines.append("  \(passes.count - 1) full-frame intermediate(s) between passes") }
         return lines.joined(separator: "\n")
     }
+
+    /// What `pass` does per row, in order: read or make its rows, each fused step, write.
+    public func stepLabels(_ pass: Pass) -> [String] {
+        var parts: [String] = []
+        if let warp = pass.head as? WarpOperation {
+            parts.append(warp.planLabel(width: pass.input.width, height: pass.input.height))
+        } else if let head = pass.head {
+            parts.append(head.planLabel)
+        } else {
+            parts.append("read \(Self.shapeText(pass.input))")
+        }
+        for (names, step) in pass.colors { parts.append("\(step.planLabel) (\(names.joined(separator: " ∘ ")))") }
+        if let conversion = pass.conversion { parts.append(conversion.planLabel) }
+        parts.append("write \(Self.shapeText(pass.output))")
+        return parts
+    }
+
+    /// Which neighbouring steps of `pass` share one loop, as CompiledPass decides.
+    public func sharedLoops(_ pass: Pass) -> [String] {
+        zip(pass.colors, pass.colors.dropFirst()).compactMap { first, next in
+            first.step.sharedLoop(with: next.step, format: pass.input.format)
+        }
+    }
+
+    static func shapeText(_ s: ImageShape) -> String { "\(s.format) \(s.width)x\(s.height)" }
 }
 
 /// A number with at most four decimals, without trailing zeros.

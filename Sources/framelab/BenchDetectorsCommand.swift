@@ -41,7 +41,8 @@ struct BenchDetectorsCommand: ParsableCommand {
     @Option(name: .customLong("part"), help: "Parts to run: speed, cascades, threads (repeatable; default all three).")
     var parts: [Part] = []
 
-    @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...] for the speed part (repeatable; default every installed detector).")
+    @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...] for the speed part (repeatable; default every installed detector).",
+            completion: ShellCompletion.detectors)
     var detectors: [String] = []
 
     @Option(name: .long, help: "The photograph the speed part resizes to each frame size (the defaults of --image, --dataset and --sample-images are found in the checkout framelab was built in when not under the working folder).")
@@ -52,7 +53,7 @@ struct BenchDetectorsCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    @Option(name: .long, help: "Images to time the cascades on (FORMAT:PATH).")
+    @Option(name: .long, help: "Images to time the cascades on (FORMAT:PATH).", completion: ShellCompletion.datasets)
     var dataset = "csv:Datasets/sample/faces.csv"
 
     @Option(name: .customLong("cascade"), help: "Cascade XML to compare (repeatable; default: frontalface_default and alt2).")

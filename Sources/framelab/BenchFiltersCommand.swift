@@ -42,7 +42,8 @@ struct BenchFiltersCommand: ParsableCommand {
     var chainSizes: [String] = []
 
     @Option(name: .customLong("filter"),
-            help: "A built-in or plugin filter to time (default parameters); repeatable (default: every built-in).")
+            help: "A built-in or plugin filter to time (default parameters); repeatable (default: every built-in).",
+            completion: ShellCompletion.filters)
     var filters: [String] = []
 
     @Option(name: .long, help: "Comma-separated paths: scalar,simd,recipe,opencv,plugin (default: all but plugin).")

@@ -75,10 +75,7 @@ struct CompareCommand: ParsableCommand {
             throw failure(error)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            print(String(decoding: try encoder.encode(comparison), as: UTF8.self))
+            try printJSON(comparison)
         } else {
             print(CompareText.render(comparison))
         }

@@ -61,7 +61,7 @@ struct DatasetInfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Load a dataset (FORMAT:PATH) and print its images, faces and missing files.")
 
-    @Argument(help: "The dataset, FORMAT:PATH.")
+    @Argument(help: "The dataset, FORMAT:PATH.", completion: ShellCompletion.datasets)
     var dataset: String
 
     @Flag(name: .long, help: "Print one JSON object instead of text: {\"dataset\", \"images\", \"faces\", \"ignored\", \"missing\": [paths]}.")

@@ -17,7 +17,7 @@ struct DatasetShowCommand: ParsableCommand {
             "file", "faces", "ignored", "found": {detector: count or null}, "error"}], "failed"}.
             """)
 
-    @Argument(help: "The dataset, FORMAT:PATH (see `framelab eval --help`).")
+    @Argument(help: "The dataset, FORMAT:PATH (see `framelab eval --help`).", completion: ShellCompletion.datasets)
     var dataset: String
 
     @Option(name: .customLong("run"), help: "An eval run over the same dataset whose detections to draw: FILE.h5[:RUN].")

@@ -27,15 +27,11 @@ struct DetectorsCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of text.")
     var json = false
 
-    struct Parameter: Encodable {
-        let name: String, type: String, range: String, `default`: String, summary: String
-    }
-
     struct Entry: Encodable {
         let name: String, summary: String, origin: String
         let available: Bool
         let missing_files: [String]
-        let parameters: [Parameter]
+        let parameters: [ParameterJSON]
     }
 
     func run() throws {
@@ -44,19 +40,14 @@ struct DetectorsCommand: ParsableCommand {
         let entries = registry.descriptors.map { d in
             let missing = d.missingDefaultModelFiles
             return Entry(name: d.name, summary: d.summary, origin: d.origin, available: missing.isEmpty, missing_files: missing,
-                         parameters: d.parameters.map {
-                             Parameter(name: $0.name, type: "\($0.type)", range: $0.rangeText, default: "\($0.defaultValue)",
-                                       summary: $0.summary)
-                         })
+                         parameters: d.parameters.map(ParameterJSON.init))
         }
         let clashLines = clashes.sorted(by: { $0.key < $1.key }).filter { name, _ in
             catalog.element(named: name)?.info.kind == .detector || registry[name] != nil
         }.map(\.value)
         if json {
             struct Listing: Encodable { let detectors: [Entry]; let clashes: [String] }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(Listing(detectors: entries, clashes: clashLines)), as: UTF8.self))
+            try printJSON(Listing(detectors: entries, clashes: clashLines))
             return
         }
         for e in entries {

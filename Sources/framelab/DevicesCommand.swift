@@ -32,10 +32,7 @@ struct DevicesCommand: ParsableCommand {
     func run() throws {
         let probe = DeviceDiscovery.probe(paths.isEmpty ? nil : paths)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(Listing(devices: probe.devices, skipped: probe.skipped, problems: probe.problems))
-            print(String(decoding: data, as: UTF8.self))
+            try printJSON(Listing(devices: probe.devices, skipped: probe.skipped, problems: probe.problems))
         } else {
             for d in probe.devices {
                 print("\(d.path)  \(d.card)  [driver \(d.driver) \(d.driverVersion), bus \(d.bus)]")

@@ -40,13 +40,16 @@ struct EvalCommand: ParsableCommand {
             (docs/hdf5-schema.md), each image as soon as it is evaluated. SIGINT, SIGTERM, SIGHUP or SIGQUIT \
             stops after the images in progress: the scores cover the images done, the run is marked interrupted, \
             and the exit status is 130, 143, 129 or 131; a second signal stops at once. The first error writing \
-            --out (a full disk) stops the evaluation with one line, the run marked failed.
+            --out (a full disk) stops the evaluation with one line, the run marked failed. An evaluation in \
+            which every image failed (none could be read) exits 1 after printing its scores, its record kept.
             """)
 
-    @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib, csv or coco).")
+    @Option(name: .long, help: "The dataset, FORMAT:PATH (fddb, wider, dlib, csv or coco).",
+            completion: ShellCompletion.datasets)
     var dataset: String
 
-    @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...]; repeat to compare several.")
+    @Option(name: .customLong("detector"), help: "A detector NAME[:key=value,...]; repeat to compare several.",
+            completion: ShellCompletion.detectors)
     var detectors: [String] = []
 
     @Flag(name: .customLong("all-detectors"), help: ArgumentHelp(
@@ -70,7 +73,8 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .long, help: "Evaluate only the first N images of the dataset.")
     var limit: Int?
 
-    @Option(name: .long, help: "Record detections, matches and timings into this HDF5 file (runs are appended).")
+    @Option(name: .long, help: "Record detections, matches and timings into this HDF5 file (runs are appended).",
+            completion: ShellCompletion.recordings)
     var out: String?
 
     @Option(name: .customLong("run-id"), help: "Name of the run inside the HDF5 file (default: UTC time and a random suffix).")
@@ -233,5 +237,11 @@ struct EvalCommand: ParsableCommand {
         }
         // Stopped by a signal: the record is kept and the exit says so, as a shell reports a killed process.
         if evaluator.wasStopped, let signal = interrupt.received { throw ExitCode(128 + signal) }
+        // An evaluation in which no image could be read or detected in is no success either.
+        let attempted = result.frames.joined()
+        if !attempted.isEmpty && attempted.allSatisfy({ $0.failure != nil }) && !evaluator.wasStopped {
+            throw failure(FramelabError(.badInput, "dataset '\(dataset)': every one of its \(count) images failed"
+                                        + (out.map { " (recorded in \($0))" } ?? "")))
+        }
     }
 }

@@ -43,8 +43,9 @@ enum EvalReport {
                 return detector
             },
         ]
-        if let out { object["out"] = out }
-        if let runID { object["run_id"] = runID }
+        // Without --out there is no file and no run: null, not a missing key.
+        object["out"] = out ?? NSNull()
+        object["run_id"] = runID ?? NSNull()
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }

@@ -28,7 +28,7 @@ struct ExportCommand: ParsableCommand {
             written exactly (shortest round-trip form): importing gives the same AP, precision and recall.
             """)
 
-    @Argument(help: "An HDF5 file holding an eval run (framelab eval --out).")
+    @Argument(help: "An HDF5 file holding an eval run (framelab eval --out).", completion: ShellCompletion.recordings)
     var file: String
 
     @Option(name: .customLong("run"), help: "The run to export (default: the file's latest eval run).")
@@ -93,11 +93,9 @@ struct ExportCommand: ParsableCommand {
                     try c.encode(ground_truth, forKey: .ground_truth)
                 }
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let report = Report(file: file, run: recorded.runID, format: chosen.rawValue, names: recorded.namesFrom,
                                 exports: result.exports, ground_truth: result.ground_truth)
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
             return
         }
         print("run '\(recorded.runID)' of \(file), image names from the \(recorded.namesFrom):")

@@ -11,13 +11,18 @@ struct FiltersCommand: ParsableCommand {
         abstract: "List the filters --filter accepts, with parameters, ranges and defaults.",
         discussion: """
             With --explain and one or more --filter, prints the plan `run --path recipe` would execute \
-            for a frame of --size and --format: which operations fuse into which pass.
+            for a frame of --size and --format: which operations fuse into which pass. \
+            --json prints {"filters": [{"name", "summary", "origin", "version", "formats", "paths", "parameters": \
+            [{"name", "type", "range", "default", "summary"}]}], "clashes": [...]}; with --explain, \
+            {"operations", "threads", "input", "output" ({"format", "width", "height"}), "passes": [{"filters", \
+            "input", "output", "steps", "shared_loops"}], "intermediates"}.
             """)
 
     @Flag(name: .long, help: "Print the fused recipe plan of the --filter chain instead of the list.")
     var explain = false
 
-    @Option(name: .customLong("filter"), help: "A filter NAME[:key=value,...] of the chain to explain; repeatable.")
+    @Option(name: .customLong("filter"), help: "A filter NAME[:key=value,...] of the chain to explain; repeatable.",
+            completion: ShellCompletion.filters)
     var filters: [String] = []
 
     @Option(name: .long, help: "Frame size WxH for --explain.")
@@ -28,6 +33,9 @@ struct FiltersCommand: ParsableCommand {
 
     @Option(name: .long, help: "Threads the recipe splits rows across, for --explain.")
     var threads: Int = 1
+
+    @Flag(name: .long, help: "Print one JSON object instead of text.")
+    var json = false
 
     func validate() throws {
         if !explain && !filters.isEmpty { throw usageError("--filter needs --explain") }
@@ -40,15 +48,21 @@ struct FiltersCommand: ParsableCommand {
     @OptionGroup var plugins: PluginOptions
 
     func run() throws {
-        let registry = plugins.catalogWarningOfProblems().registry().registry  // built-ins and plugins
+        let (registry, clashes) = plugins.catalogWarningOfProblems().registry()  // built-ins and plugins
         if explain {
             do {
                 let recipe = try registry.recipe(filters.map { try ElementSpec(parsing: $0) })
                 let (w, h) = BenchFiltersCommand.parseSize(size)!
-                print(try recipe.explain(format: PixelFormat(name: format)!, width: w, height: h, threads: threads))
+                let plan = try recipe.plan(format: PixelFormat(name: format)!, width: w, height: h)
+                if json { try printJSON(RecipePlanJSON(plan, threads: threads)) } else { print(plan.explain(threads: threads)) }
             } catch {
                 throw failure(error)
             }
+            return
+        }
+        if json {
+            try printJSON(FilterListJSON(filters: registry.descriptors.map(FilterListJSON.Filter.init),
+                                         clashes: clashes.keys.sorted().compactMap { clashes[$0] }))
             return
         }
         for d in registry.descriptors {

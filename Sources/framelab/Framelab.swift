@@ -13,13 +13,15 @@ struct Framelab: ParsableCommand {
         discussion: """
             Sources: \(SourceRegistry.builtIns.schemes.map(\.synopsis).joined(separator: ", ")) (`framelab run --help` \
             describes each). Face detectors: `framelab detectors`; accuracy on datasets: `framelab eval`. \
-            Runs are recorded into HDF5 files (one file holds many runs); see docs/hdf5-schema.md.
+            Runs are recorded into HDF5 files (one file holds many runs); see docs/hdf5-schema.md. \
+            Every command that prints results takes --json (one JSON document on standard output); \
+            TAB completion: `framelab completions install`; the manual page: scripts/man-page.sh.
             """,
         version: FramelabVersionInfo.text,
         subcommands: [RunCommand.self, ReportCommand.self, FiltersCommand.self, PluginsCommand.self,
                       DevicesCommand.self, EvalCommand.self, DetectorsCommand.self, DatasetCommand.self,
                       BenchCommand.self, MergeCommand.self, SubmitCommand.self, RecoverCommand.self,
-                      ExportCommand.self, CompareCommand.self, VetRecordingCommand.self]
+                      ExportCommand.self, CompareCommand.self, CompletionsCommand.self, VetRecordingCommand.self]
     )
 
     /// Process-wide settings belong to the program, not to a library as it loads: they are

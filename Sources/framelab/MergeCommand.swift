@@ -28,10 +28,10 @@ struct MergeCommand: ParsableCommand {
             read it like any eval run. See docs/scale-out.md.
             """)
 
-    @Argument(help: "The HDF5 file to append the merged run to.")
+    @Argument(help: "The HDF5 file to append the merged run to.", completion: ShellCompletion.recordings)
     var out: String
 
-    @Argument(help: "Shard files (SHARD.h5 …), in any order.")
+    @Argument(help: "Shard files (SHARD.h5 …), in any order.", completion: ShellCompletion.recordings)
     var shards: [String] = []
 
     @Flag(name: .customLong("allow-partial"), help: "Merge even when shards are missing; record which.")

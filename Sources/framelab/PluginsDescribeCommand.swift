@@ -7,37 +7,62 @@ import FramelabPluginHost
 struct PluginsDescribeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "describe",
-        abstract: "Describe one element (built-in or plugin): kind, origin, formats, parameters with type, range, default.")
+        abstract: "Describe one element (built-in or plugin): kind, origin, formats, parameters with type, range, default.",
+        discussion: """
+            --json prints {"name", "kind", "summary", "origin", "version", "abi_version" (null for a built-in), \
+            "formats", "parameters": [{"name", "type", "range", "default", "summary"}]}.
+            """)
 
     @Argument(help: "The element's name, as given to --filter.")
     var name: String
 
     @OptionGroup var plugins: PluginOptions
 
+    @Flag(name: .long, help: "Print one JSON object instead of text.")
+    var json = false
+
+    struct Description: Encodable {
+        let name: String, kind: String, summary: String, origin: String, version: String
+        let abi_version: String?
+        let formats: [String]
+        let parameters: [ParameterJSON]
+
+        // By hand so a built-in's abi_version is null, not a missing key.
+        func encode(to encoder: any Encoder) throws {
+            enum Key: String, CodingKey { case name, kind, summary, origin, version, abi_version, formats, parameters }
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(name, forKey: .name); try c.encode(kind, forKey: .kind); try c.encode(summary, forKey: .summary)
+            try c.encode(origin, forKey: .origin); try c.encode(version, forKey: .version)
+            try c.encode(abi_version, forKey: .abi_version); try c.encode(formats, forKey: .formats)
+            try c.encode(parameters, forKey: .parameters)
+        }
+    }
+
     func run() throws {
         let catalog = plugins.catalogWarningOfProblems()
         let (registry, clashes) = catalog.registry()
         if let clash = clashes[name] { throw failure(FramelabError(.badInput, clash)) }
-        let lines: [String]
-        let parameters: [ParameterSpec]
+        let d: Description
         if let element = catalog.element(named: name) {
             let i = element.info
-            lines = ["\(i.name) (\(i.kind.rawValue)) — \(i.summary)",
-                     "  origin: \(i.path)", "  version: \(i.version)  plugin ABI: \(i.abiVersion)",
-                     "  formats: \(i.formats.map(\.name).joined(separator: ", "))"]
-            parameters = i.parameters
-        } else if let d = registry[name] {
-            lines = ["\(d.name) (filter) — \(d.summary)", "  origin: \(d.origin)", "  version: \(d.version)",
-                     "  formats: \(d.formats.map(\.name).joined(separator: ", "))"]
-            parameters = d.parameters
+            d = Description(name: i.name, kind: i.kind.rawValue, summary: i.summary, origin: i.path, version: i.version,
+                            abi_version: i.abiVersion, formats: i.formats.map(\.name),
+                            parameters: i.parameters.map(ParameterJSON.init))
+        } else if let f = registry[name] {
+            d = Description(name: f.name, kind: "filter", summary: f.summary, origin: f.origin, version: f.version,
+                            abi_version: nil, formats: f.formats.map(\.name), parameters: f.parameters.map(ParameterJSON.init))
         } else {
             let known = (registry.descriptors.map(\.name) + catalog.elements.map(\.info.name)).sorted()
             throw failure(FramelabError(.badInput, "unknown element '\(name)' (known: \(Set(known).sorted().joined(separator: ", ")); \(catalog.unknownNameHint))"))
         }
-        print(lines.joined(separator: "\n"))
-        print(parameters.isEmpty ? "  parameters: none" : "  parameters:")
-        for p in parameters {
-            print("    \(p.name): \(p.type), range \(p.rangeText), default \(p.defaultValue) — \(p.summary)")
+        if json { try printJSON(d); return }
+        print("\(d.name) (\(d.kind)) — \(d.summary)")
+        print("  origin: \(d.origin)")
+        print("  version: \(d.version)" + (d.abi_version.map { "  plugin ABI: \($0)" } ?? ""))
+        print("  formats: \(d.formats.joined(separator: ", "))")
+        print(d.parameters.isEmpty ? "  parameters: none" : "  parameters:")
+        for p in d.parameters {
+            print("    \(p.name): \(p.type), range \(p.range), default \(p.default) — \(p.summary)")
         }
     }
 }

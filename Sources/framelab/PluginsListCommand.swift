@@ -15,7 +15,8 @@ struct PluginsListCommand: ParsableCommand {
             A plugin element is listed as accepted once it passed its test run on a synthetic frame; \
             a rejected one gets an indented line under it saying why, and an element whose name clashes \
             (a built-in included) is unusable. \
-            Plugin files that could not be loaded, and name clashes, are listed as problems. \
+            Plugin files that could not be loaded, and name clashes (with a built-in filter or detector, or \
+            between plugins), are listed as problems. \
             --json prints {"elements": [{"name", "kind", "origin", "version", "abi_version", "formats", \
             "status"}], "problems": [...]}; status is "accepted", "rejected: WHY" or "unusable: WHY". \
             Exit status 0, or with --strict 1 when any problem is listed or any element is not accepted.
@@ -37,12 +38,22 @@ struct PluginsListCommand: ParsableCommand {
         let abi_version: String?
         let formats: [String]
         let status: String
+
+        // By hand so a built-in's abi_version is null, not a missing key.
+        func encode(to encoder: any Encoder) throws {
+            enum Key: String, CodingKey { case name, kind, origin, version, abi_version, formats, status }
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(name, forKey: .name); try c.encode(kind, forKey: .kind); try c.encode(origin, forKey: .origin)
+            try c.encode(version, forKey: .version); try c.encode(abi_version, forKey: .abi_version)
+            try c.encode(formats, forKey: .formats); try c.encode(status, forKey: .status)
+        }
     }
 
     func run() throws {
         let catalog = plugins.catalog(trials: true)
-        let (_, clashes) = catalog.registry()
-        // A name defined twice cannot be used, whichever side it is on.
+        // A name defined twice cannot be used, whichever side it is on: the filter registry's
+        // clashes and the detector registry's (a plugin named like a built-in detector).
+        let clashes = catalog.registry().clashes.merging(catalog.detectorRegistry().clashes) { filter, _ in filter }
         var entries = FilterRegistry.builtIns.descriptors.map {
             Entry(name: $0.name, kind: "filter", origin: $0.origin, version: $0.version, abi_version: nil,
                   formats: $0.formats.map(\.name), status: clashes[$0.name].map { "unusable: \($0)" } ?? "accepted")
@@ -65,9 +76,7 @@ struct PluginsListCommand: ParsableCommand {
         let problems = catalog.problems + clashes.keys.sorted().map { clashes[$0]! }
         if json {
             struct Listing: Encodable { let elements: [Entry]; let problems: [String] }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(Listing(elements: entries, problems: problems)), as: UTF8.self))
+            try printJSON(Listing(elements: entries, problems: problems))
             try exitIfStrict(entries, problems)
             return
         }

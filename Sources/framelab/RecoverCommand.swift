@@ -19,7 +19,7 @@ struct RecoverCommand: ParsableCommand {
             Exit status 0 when the file is (now) readable, 1 when it cannot be repaired.
             """)
 
-    @Argument(help: "The HDF5 recording to repair in place.")
+    @Argument(help: "The HDF5 recording to repair in place.", completion: ShellCompletion.recordings)
     var file: String
 
     @Flag(name: .long, help: "Print one JSON object instead of text.")

@@ -23,7 +23,7 @@ struct ReportCommand: ParsableCommand {
             where the kind has them}]}; a stage's mean_fps is 1000 / its mean ms.
             """)
 
-    @Argument(help: "An HDF5 file written by `framelab run --out`.")
+    @Argument(help: "An HDF5 file written by `framelab run --out`.", completion: ShellCompletion.recordings)
     var file: String
 
     @Option(name: .customLong("run"), help: "Report only this run (default: every run in the file).")
@@ -41,10 +41,7 @@ struct ReportCommand: ParsableCommand {
             throw failure(error)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(["runs": runs])
-            print(String(decoding: data, as: UTF8.self))
+            try printJSON(["runs": runs])
         } else {
             print(runs.map(RunSummaryText.report).joined(separator: "\n\n"))
         }

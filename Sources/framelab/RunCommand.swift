@@ -27,22 +27,32 @@ struct RunCommand: ParsableCommand {
             recorded is kept (status interrupted) and the exit code is 130 (143, 129, 131). A second signal \
             stops at once, the record still readable. A run whose every frame failed exits 1; the first error \
             writing --out (a full disk) stops the run with one line, its record marked failed. \
+            --json prints the summary `report --json` gives a run ({"id", "source", "policy", "status", "frames", \
+            "processed", "dropped", "failed", "fps", "stages": [{"name", "frames", "p50_ms", "p95_ms", "p99_ms", \
+            "max_ms", "mean_fps", "over_budget"}], "end_to_end", "fits_fps", "latency_p50_ms", …}) with "file" \
+            (the --out file or null), "failure_reasons", "faces_found" (per detector stage), "exit_reason" \
+            ("completed", "interrupted", "every frame failed" or "failed") and "exit_code", also when the run fails \
+            or is stopped (an error found before the first frame prints only its one line). \
             Live runs: SIGUSR1 switches a camera to its next listed device, SIGUSR2 saves a snapshot \
             (with --snapshot). Cameras, formats and their errors: docs/cameras.md.
             """)
 
-    @Option(name: .long, help: "Where frames come from, e.g. synthetic:640x480@30 or video:clip.mp4?pace=realtime.")
+    @Option(name: .long, help: "Where frames come from, e.g. synthetic:640x480@30 or video:clip.mp4?pace=realtime.",
+            completion: ShellCompletion.sources)
     var source: String
 
-    @Option(name: .customLong("filter"), help: "A filter stage NAME[:key=value,...]; repeat for a chain.")
+    @Option(name: .customLong("filter"), help: "A filter stage NAME[:key=value,...]; repeat for a chain.",
+            completion: ShellCompletion.filters)
     var filters: [String] = []
 
-    @Option(name: .long, help: "Built-in filter path: simd (default), scalar, recipe (fused) or opencv.")
+    @Option(name: .long, help: "Built-in filter path: simd (default), scalar, recipe (fused) or opencv.",
+            completion: ShellCompletion.filterPaths)
     var path: String = FilterPath.default.rawValue
 
     @Option(name: .long, help: "Threads a recipe splits rows across; defaults to the core count.")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
-    @Option(name: .customLong("detector"), help: "A face detector stage NAME[:key=value,...] after the filters (see `framelab detectors`); repeatable.")
+    @Option(name: .customLong("detector"), help: "A face detector stage NAME[:key=value,...] after the filters (see `framelab detectors`); repeatable.",
+            completion: ShellCompletion.detectors)
     var detectors: [String] = []
 
     @Option(name: .long, help: "Stop after this many processed frames (dropped frames do not count).")
@@ -56,10 +66,12 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Run each stage on its own thread with a bounded queue before it (stage-parallel).")
     var pipelining = false
 
-    @Option(name: .long, help: "keep-all or drop-late (default: drop-late for live sources, keep-all for files).")
+    @Option(name: .long, help: "keep-all or drop-late (default: drop-late for live sources, keep-all for files).",
+            completion: ShellCompletion.policies)
     var policy: String?
 
-    @Option(name: .long, help: "Record the run into this HDF5 file (created if missing; runs are appended).")
+    @Option(name: .long, help: "Record the run into this HDF5 file (created if missing; runs are appended).",
+            completion: ShellCompletion.recordings)
     var out: String?
 
     @Option(name: .customLong("run-id"), help: "Name of the run inside the HDF5 file (default: UTC time and a random suffix).")
@@ -68,8 +80,11 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("queue"), help: "Frames that may wait between source and stages under keep-all.")
     var queueCapacity: Int = Pipeline.defaultQueueCapacity
 
-    @Flag(name: .long, help: "Print no progress line and no library warnings (libpng, libjpeg, OpenCV).")
+    @Flag(name: .long, help: "Print no progress line, no summary and no library warnings (libpng, libjpeg, OpenCV); errors still go to standard error.")
     var quiet = false
+
+    @Flag(name: .long, help: "Print the run's summary as one JSON object on standard output (progress stays on standard error).")
+    var json = false
 
     @OptionGroup var plugins: PluginOptions
     @OptionGroup var isolation: IsolationFlags
@@ -187,21 +202,37 @@ struct RunCommand: ParsableCommand {
 
         let summary = tally.summary(id: id, source: self.source, policy: pipeline.policy.rawValue, status: status,
                                     stageNames: stageNames)
-        print(RunSummaryText.afterRun(summary, failureReasons: tally.failureReasons))
-        for (i, stage) in stages.enumerated() where stage is DetectorStage {
-            print("\(stage.name): \(tally.facesFound[i] ?? 0) faces found")
-        }
-        if let out, writer?.writeError == nil {
-            print("recorded run '\(id)' in \(out) (status: \(status))")
-        }
-        if let runError { throw failure(runError) }
+        let recordedIn = writer?.writeError == nil ? out : nil
         // Exit codes tell the truth: a run a signal stopped (its record kept) and a run in
         // which no frame could be processed are not successes.
-        if let signal = interrupt.received { throw ExitCode(128 + signal) }
-        if everyFrameFailed && !pipeline.wasStopped {
+        let exitReason: String, exitCode: Int32
+        if runError != nil {
+            (exitReason, exitCode) = ("failed", 1)
+        } else if let signal = interrupt.received {
+            (exitReason, exitCode) = ("interrupted", 128 + signal)
+        } else if everyFrameFailed && !pipeline.wasStopped {
+            (exitReason, exitCode) = ("every frame failed", 1)
+        } else {
+            (exitReason, exitCode) = ("completed", 0)
+        }
+        if json {
+            var faces: [String: Int] = [:]
+            for (i, stage) in stages.enumerated() where stage is DetectorStage { faces[stage.name] = tally.facesFound[i] ?? 0 }
+            try printJSON(RunResultJSON(summary: summary, file: recordedIn, failure_reasons: tally.failureReasons,
+                                        faces_found: faces, exit_reason: exitReason, exit_code: exitCode))
+        } else if !quiet {
+            print(RunSummaryText.afterRun(summary, failureReasons: tally.failureReasons))
+            for (i, stage) in stages.enumerated() where stage is DetectorStage {
+                print("\(stage.name): \(tally.facesFound[i] ?? 0) faces found")
+            }
+            if let recordedIn { print("recorded run '\(id)' in \(recordedIn) (status: \(status))") }
+        }
+        if let runError { throw failure(runError) }
+        if exitReason == "every frame failed" {
             throw failure(FramelabError(.badInput, "source '\(self.source)': every one of its \(tally.failed) frames failed"
                                         + (out.map { " (recorded in \($0))" } ?? "")))
         }
+        if exitCode != 0 { throw ExitCode(exitCode) }
     }
 
     private func runAttributes(source: any FrameSource, pipeline: Pipeline) -> [String: AttributeValue] {

@@ -18,6 +18,9 @@ struct SubmitSlurmCommand: ParsableCommand {
             (the directories must be shared with them). \
             A failed shard can be resubmitted alone: --only K (with the same --out-dir and ARGS) submits task K \
             and a new merge job after it; or `sbatch --array=K DIR/eval.sbatch` by hand. \
+            --json prints {"dry_run", "out_dir", "shards", "tasks", "eval_script", "merge_script", "merged", "logs", \
+            "commands" (the sbatch command lines), "array_job", "merge_job" (job ids; null on --dry-run)}; \
+            with --dry-run --json the scripts are not printed. \
             Example: framelab submit slurm --shards 4 --out-dir /shared/e1 -- eval --dataset wider:/data/WIDER_val \\
                      --detector cascade --detector opencv-haar
             """)
@@ -39,6 +42,9 @@ struct SubmitSlurmCommand: ParsableCommand {
 
     @Flag(name: .customLong("dry-run"), help: "Print the two scripts and the sbatch commands; submit nothing, write nothing.")
     var dryRun = false
+
+    @Flag(name: .long, help: "Print one JSON object instead of text.")
+    var json = false
 
     @Argument(parsing: .postTerminator, help: "After --: eval and its arguments (without --shard, --shard-count, --out).")
     var command: [String] = []
@@ -76,6 +82,18 @@ struct SubmitSlurmCommand: ParsableCommand {
                                    partition: partition, time: time)
         let array = only.isEmpty ? nil : only.sorted().map(String.init).joined(separator: ",")
         let evalSubmit = ["sbatch", "--parsable"] + (array.map { ["--array=\($0)"] } ?? []) + [scripts.evalScriptPath]
+        func result(arrayJob: String?, mergeJob: String?) -> SlurmSubmissionJSON {
+            SlurmSubmissionJSON(dry_run: dryRun, out_dir: dir, shards: shards, tasks: only.isEmpty ? Array(0..<shards) : only.sorted(),
+                                eval_script: scripts.evalScriptPath, merge_script: scripts.mergeScriptPath,
+                                merged: scripts.mergedPath, logs: scripts.logDir,
+                                commands: [evalSubmit, ["sbatch"] + Self.mergeOptions(after: arrayJob ?? "<array job id>")
+                                           + [scripts.mergeScriptPath]],
+                                array_job: arrayJob, merge_job: mergeJob)
+        }
+        if dryRun && json {
+            try printJSON(result(arrayJob: nil, mergeJob: nil))
+            return
+        }
         if dryRun {
             print("# \(scripts.evalScriptPath)\n\(scripts.evalScript)")
             print("# \(scripts.mergeScriptPath)\n\(scripts.mergeScript)")
@@ -90,6 +108,10 @@ struct SubmitSlurmCommand: ParsableCommand {
             try scripts.mergeScript.write(toFile: scripts.mergeScriptPath, atomically: true, encoding: .utf8)
             let arrayJob = try Self.submit(sbatch, Array(evalSubmit.dropFirst()))
             let mergeJob = try Self.submit(sbatch, Self.mergeOptions(after: arrayJob) + [scripts.mergeScriptPath])
+            if json {
+                try printJSON(result(arrayJob: arrayJob, mergeJob: mergeJob))
+                return
+            }
             print("eval array job \(arrayJob): shard\(array == nil ? "s 0-\(shards - 1)" : " \(array!)") of \(shards) -> \(dir)/shard-K.h5")
             print("merge job \(mergeJob): after \(arrayJob) succeeds -> \(scripts.mergedPath)")
             print("logs: \(scripts.logDir); resubmit a failed shard K: sbatch --array=K \(scripts.evalScriptPath) "

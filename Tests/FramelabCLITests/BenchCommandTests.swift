@@ -113,7 +113,7 @@ import Testing
     @Test func runOnEveryPathAndFusedRecipe() throws {
         for path in ["scalar", "simd", "opencv", "recipe"] {
             let r = try TestSupport.framelab(["run", "--source", "synthetic:96x64@500", "--frames", "5", "--path", path,
-                                              "--filter", "sepia", "--filter", "gamma:power=0.8", "--filter", "gray", "--quiet"])
+                                              "--filter", "sepia", "--filter", "gamma:power=0.8", "--filter", "gray"])
             #expect(r.status == 0, "\(path): \(r.stderr)")
             #expect(r.stdout.contains("5 frames processed"), "\(path): \(r.stdout)")
             // The recipe path fuses the three filters into one stage.

@@ -47,4 +47,18 @@ import Testing
         #expect(run?["failed"] as? Int == 3)
         #expect((run?["status"] as? String ?? "").hasPrefix("failed: every one of its 3 frames failed"))
     }
+
+    @Test func anEvaluationWhoseEveryImageFailedExitsNonZeroAndKeepsItsRecord() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        for name in ["a.png", "b.png"] { try Data("not an image".utf8).write(to: dir.appendingPathComponent(name)) }
+        try "image,x,y,width,height\na.png,1,1,10,10\nb.png,2,2,10,10\n"
+            .write(to: dir.appendingPathComponent("faces.csv"), atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("e.h5").path
+        let r = try TestSupport.framelab(["eval", "--dataset", "csv:" + dir.appendingPathComponent("faces.csv").path,
+                                          "--detector", "cascade", "--out", out, "--quiet"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("every one of its 2 images failed") && r.stderr.contains(out), "\(r.stderr)")
+        let report = try TestSupport.framelab(["report", out, "--json"])
+        #expect(report.status == 0 && report.stdout.contains("\"kind\" : \"eval\""), "\(report.stderr)")
+    }
 }

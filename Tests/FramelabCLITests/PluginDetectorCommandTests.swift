@@ -89,7 +89,7 @@ import Testing
         for (id, extra) in [("a", [String]()), ("b", ["--isolate", "--plugin-timeout", "60000"])] {
             let r = try TestSupport.framelab(["run", "--source", "dataset:" + Self.sample, "--detector", "lbp-face",
                                               "--detector", "opencv-haar", "--plugin-path", Self.plugin, "--out", out,
-                                              "--run-id", id, "--quiet"] + extra)
+                                              "--run-id", id] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("detect:lbp-face:"), "\(r.stdout)")
         }

@@ -199,7 +199,7 @@ import Testing
         for (id, extra) in [("ended", [String]()), ("restarted", ["--restart-plugins"])] {
             let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@200", "--frames", "12", "--policy", "keep-all",
                                               "--plugin-path", plugin, "--filter", "broken", "--isolate",
-                                              "--out", out, "--run-id", id, "--quiet"] + extra)
+                                              "--out", out, "--run-id", id] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("crashed with signal 11 (SIGSEGV)"), "\(r.stdout)")
             #expect(r.stdout.contains("(status: completed)"))
@@ -230,7 +230,7 @@ import Testing
         let plugin = try PluginBuilder.broken("FAILS_ON_EVEN_FRAMES", in: dir)
         let out = dir.appendingPathComponent("errors.h5").path
         let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@200", "--frames", "10", "--policy", "keep-all",
-                                          "--plugin-path", plugin, "--filter", "broken", "--out", out, "--quiet"])
+                                          "--plugin-path", plugin, "--filter", "broken", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("5 frames processed, 0 dropped, 5 failed"), "\(r.stdout)")
         #expect(r.stdout.contains("element 'broken' (\(plugin)): processing failed: lost track on call 2"), "\(r.stdout)")
@@ -245,7 +245,7 @@ import Testing
         let out = dir.appendingPathComponent("hang.h5").path
         let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@200", "--frames", "10", "--policy", "keep-all",
                                           "--plugin-path", plugin, "--filter", "broken", "--isolate",
-                                          "--plugin-timeout", "300", "--out", out, "--quiet"])
+                                          "--plugin-timeout", "300", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("timed out after 300 ms"), "\(r.stdout)")
         // Calls 1-4 pass, call 5 hangs and is killed, the stage ends for the rest.
