@@ -83,15 +83,7 @@ struct ExportCommand: ParsableCommand {
             struct Report: Encodable {
                 let file: String, run: String, format: String, names: String
                 let exports: [PredictionExport.Written]
-                let ground_truth: String?
-                // Written by hand so an absent ground truth is `null`, not a missing key.
-                func encode(to encoder: any Encoder) throws {
-                    enum Key: String, CodingKey { case file, run, format, names, exports, ground_truth }
-                    var c = encoder.container(keyedBy: Key.self)
-                    try c.encode(file, forKey: .file); try c.encode(run, forKey: .run); try c.encode(format, forKey: .format)
-                    try c.encode(names, forKey: .names); try c.encode(exports, forKey: .exports)
-                    try c.encode(ground_truth, forKey: .ground_truth)
-                }
+                @NullWhenAbsent var ground_truth: String?
             }
             let report = Report(file: file, run: recorded.runID, format: chosen.rawValue, names: recorded.namesFrom,
                                 exports: result.exports, ground_truth: result.ground_truth)

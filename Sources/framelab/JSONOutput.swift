@@ -12,6 +12,21 @@ func printJSON<T: Encodable>(_ value: T) throws {
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
+/// An optional that `--json` prints as `null` when it is absent. Synthesized `Encodable`
+/// leaves a nil optional's key out; scripts read a fixed set of keys, so every document
+/// keeps them all.
+@propertyWrapper
+struct NullWhenAbsent<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if let wrappedValue { try c.encode(wrappedValue) } else { try c.encodeNil() }
+    }
+}
+
 /// One parameter of a filter or detector as `--json` prints it (filters, detectors,
 /// plugins describe): {"name", "type", "range", "default", "summary"}.
 struct ParameterJSON: Encodable {

@@ -26,14 +26,7 @@ struct PluginsCheckCommand: ParsableCommand {
     struct Element: Encodable {
         let name: String, kind: String, version: String, formats: [String]
         let accepted: Bool
-        let problem: String?
-        func encode(to encoder: any Encoder) throws {
-            enum Key: String, CodingKey { case name, kind, version, formats, accepted, problem }
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(name, forKey: .name); try c.encode(kind, forKey: .kind); try c.encode(version, forKey: .version)
-            try c.encode(formats, forKey: .formats); try c.encode(accepted, forKey: .accepted)
-            try c.encode(problem, forKey: .problem)
-        }
+        @NullWhenAbsent var problem: String?
     }
 
     struct Outcome: Encodable {

@@ -23,19 +23,9 @@ struct PluginsDescribeCommand: ParsableCommand {
 
     struct Description: Encodable {
         let name: String, kind: String, summary: String, origin: String, version: String
-        let abi_version: String?
+        @NullWhenAbsent var abi_version: String?  // null for a built-in
         let formats: [String]
         let parameters: [ParameterJSON]
-
-        // By hand so a built-in's abi_version is null, not a missing key.
-        func encode(to encoder: any Encoder) throws {
-            enum Key: String, CodingKey { case name, kind, summary, origin, version, abi_version, formats, parameters }
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(name, forKey: .name); try c.encode(kind, forKey: .kind); try c.encode(summary, forKey: .summary)
-            try c.encode(origin, forKey: .origin); try c.encode(version, forKey: .version)
-            try c.encode(abi_version, forKey: .abi_version); try c.encode(formats, forKey: .formats)
-            try c.encode(parameters, forKey: .parameters)
-        }
     }
 
     func run() throws {

@@ -35,18 +35,9 @@ struct PluginsListCommand: ParsableCommand {
         let kind: String
         let origin: String
         let version: String
-        let abi_version: String?
+        @NullWhenAbsent var abi_version: String?  // null for a built-in
         let formats: [String]
         let status: String
-
-        // By hand so a built-in's abi_version is null, not a missing key.
-        func encode(to encoder: any Encoder) throws {
-            enum Key: String, CodingKey { case name, kind, origin, version, abi_version, formats, status }
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(name, forKey: .name); try c.encode(kind, forKey: .kind); try c.encode(origin, forKey: .origin)
-            try c.encode(version, forKey: .version); try c.encode(abi_version, forKey: .abi_version)
-            try c.encode(formats, forKey: .formats); try c.encode(status, forKey: .status)
-        }
     }
 
     func run() throws {
