@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// Messages that libraries print on standard error by themselves — libpng's "iCCP: known
 /// incorrect sRGB profile", libjpeg's "Corrupt JPEG data: 3 extraneous bytes", OpenCV's
@@ -97,8 +98,8 @@ public enum LibraryMessages {
     /// Prints each distinct message once (called with the lock held).
     private static func report(_ text: String, context: String) {
         guard !silenced else { return }
-        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-            let message = line.trimmingWhitespace
+        for line in text.split(whereSeparator: \.isNewline) {
+            let message = line.trimmingCharacters(in: .whitespaces)
             guard !message.isEmpty, seen.insert(message).inserted else { continue }
             writeAll(2, Array("framelab: warning: \(context): \(message)\n".utf8))
         }
@@ -112,11 +113,5 @@ public enum LibraryMessages {
             guard n > 0 else { return }
             offset += n
         }
-    }
-}
-
-private extension Substring {
-    var trimmingWhitespace: String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }
