@@ -37,15 +37,17 @@ import Testing
 
         static const int32_t formats[] = {FL_PLUGIN_BGRA8};
         static const fl_plugin_param params[] = {
-            {.name = "factor", .type = FL_PARAM_FLOAT, .minimum = 0, .maximum = 1, .default_number = 0.5,
+            {.struct_size = sizeof(fl_plugin_param), .name = "factor", .type = FL_PARAM_FLOAT, .minimum = 0, .maximum = 1, .default_number = 0.5,
              .description = "brightness kept"},
         };
         static const fl_plugin_element elements[] = {
-            {.kind = FL_PLUGIN_FILTER, .name = "darken", .version = "0.3.1", .description = "scales brightness down",
-             .formats = formats, .format_count = 1, .params = params, .param_count = 1,
+            {.struct_size = sizeof(fl_plugin_element), .kind = FL_PLUGIN_FILTER, .name = "darken", .version = "0.3.1",
+             .description = "scales brightness down", .formats = formats, .format_count = 1,
+             .param_stride = sizeof(fl_plugin_param), .params = params, .param_count = 1,
              .create = create, .process = process, .destroy = destroy},
         };
-        static const fl_plugin plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, "darken", elements, 1};
+        static const fl_plugin plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, sizeof(fl_plugin),
+                                         sizeof(fl_plugin_element), "darken", elements, 1};
 
         FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t major, uint32_t minor) {
             (void)major; (void)minor;
@@ -151,6 +153,8 @@ import Testing
         let cases: [(String, String)] = [
             ("NO_ENTRY", "does not export 'framelab_plugin_entry'"),
             ("ABI_MAJOR", "major versions must match"),
+            ("SMALL_STRUCT_SIZE", "element #0: struct_size 16 is smaller than ABI 2.0's"),
+            ("SMALL_STRIDE", "fl_plugin.element_stride"),
             ("DEFAULT_OUTSIDE_RANGE", "parameter 'gain' default 5.0 is outside 0…2"),
             ("DUPLICATE_PARAMETER", "parameter 'gain' is declared twice"),
             ("UNKNOWN_TYPE", "parameter 'mode' has unknown type 42"),
