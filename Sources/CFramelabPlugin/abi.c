@@ -1,3 +1,2 @@
 // The plugin ABI is a header only; SwiftPM needs one source file in a C target.
 #include "framelab_plugin.h"
-#include "framelab_plugin_v1_layout.h"

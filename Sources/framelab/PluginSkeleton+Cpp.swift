@@ -118,13 +118,13 @@ extension PluginSkeleton {
         };
 
         // struct_size, kind, name, version, description, formats, format_count, param_stride, params,
-        // param_count, user_data, create, output_format, process, detect, destroy (the ABI 2 functions
-        // process_frame, detect_frame and set_parameter follow; left out, they are NULL)
+        // param_count, user_data, create, output_format, process, detect, destroy, and ABI 2's
+        // optional process_frame, detect_frame, set_parameter
         const fl_plugin_element elements[] = {
             {sizeof(fl_plugin_element), FL_PLUGIN_FILTER, "\#(n.element)", "0.1.0",
              "adds an offset to every colour channel (brighter or darker), alpha kept",
              formats, static_cast<int32_t>(std::size(formats)), sizeof(fl_plugin_param), params, static_cast<int32_t>(std::size(params)), nullptr,
-             create, nullptr, process, nullptr, destroy},
+             create, nullptr, process, nullptr, destroy, nullptr, nullptr, nullptr},
         };
 
         \#(cppEntry(n))
@@ -198,13 +198,13 @@ extension PluginSkeleton {
         };
 
         // struct_size, kind, name, version, description, formats, format_count, param_stride, params,
-        // param_count, user_data, create, output_format, process, detect, destroy (the ABI 2 functions
-        // process_frame, detect_frame and set_parameter follow; left out, they are NULL)
+        // param_count, user_data, create, output_format, process, detect, destroy, and ABI 2's
+        // optional process_frame, detect_frame, set_parameter
         const fl_plugin_element elements[] = {
             {sizeof(fl_plugin_element), FL_PLUGIN_DETECTOR, "\#(n.element)", "0.1.0",
              "one centred square box scored by its mean brightness (a skeleton to replace)",
              formats, static_cast<int32_t>(std::size(formats)), sizeof(fl_plugin_param), params, static_cast<int32_t>(std::size(params)), nullptr,
-             create, nullptr, nullptr, detect, destroy},
+             create, nullptr, nullptr, detect, destroy, nullptr, nullptr, nullptr},
         };
 
         \#(cppEntry(n))

@@ -120,7 +120,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("darken (filter) — scales brightness down"))
         #expect(r.stdout.contains("origin: \(path)"))
-        #expect(r.stdout.contains("plugin ABI: 1.0"))
+        #expect(r.stdout.contains("plugin ABI: 2.0"))
         #expect(r.stdout.contains("factor: float, range 0…1, default 0.5 — brightness kept"))
         let builtIn = try TestSupport.framelab(["plugins", "describe", "sepia"])
         #expect(builtIn.stdout.contains("intensity: float, range 0…1, default 1.0"))
