@@ -8,7 +8,8 @@ import Testing
 /// element sees each frame's own index (ABI 2's set_parameter and process_frame), checked on
 /// the snapshots the run writes.
 @Suite struct RunTuneTests {
-    @Test func aChangeReachesTheRunningElementWithoutANewInstance() throws {
+    @Test(arguments: [false, true])
+    func aChangeReachesTheRunningElementWithoutANewInstance(isolated: Bool) throws {
         let dir = try TestSupport.makeTemporaryDirectory()
         let plugins = dir.appendingPathComponent("plugins")
         let shots = dir.appendingPathComponent("shots")
@@ -19,7 +20,8 @@ import Testing
         try Data("# a comment, then a change\nstamp gain=9\nstamp loudness=3\n".utf8).write(to: URL(fileURLWithPath: tune))
         let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--frames", "24", "--max-fps", "30",
                                           "--filter", "gray", "--filter", "stamp:gain=2", "--plugin-path", plugins.path,
-                                          "--tune", tune, "--snapshot", shots.path, "--snapshot-every", "1", "--quiet"])
+                                          "--tune", tune, "--snapshot", shots.path, "--snapshot-every", "1", "--quiet"]
+                                         + (isolated ? ["--isolate"] : []))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("framelab: --tune: stamp gain=9 from frame"), "\(r.stderr)")
         #expect(r.stderr.contains("unknown parameter 'loudness'"), "a refused change is one line: \(r.stderr)")
