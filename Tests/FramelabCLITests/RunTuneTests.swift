@@ -17,10 +17,11 @@ import Testing
         _ = try PluginBuilder.compile(TestSupport.packageRoot.appendingPathComponent("Tests/PluginABI/stamp_plugin.c").path,
                                       name: "stamp", in: plugins)
         let tune = dir.appendingPathComponent("tune").path
+        let h5 = dir.appendingPathComponent("run.h5").path
         try Data("# a comment, then a change\nstamp gain=9\nstamp loudness=3\n".utf8).write(to: URL(fileURLWithPath: tune))
         let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--frames", "24", "--max-fps", "30",
                                           "--filter", "gray", "--filter", "stamp:gain=2", "--plugin-path", plugins.path,
-                                          "--tune", tune, "--snapshot", shots.path, "--snapshot-every", "1", "--quiet"]
+                                          "--tune", tune, "--snapshot", shots.path, "--snapshot-every", "1", "--quiet", "--out", h5]
                                          + (isolated ? ["--isolate"] : []))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("framelab: --tune: stamp gain=9 from frame"), "\(r.stderr)")
@@ -39,6 +40,18 @@ import Testing
         #expect(gains.last == 9, "the change took effect: \(gains)")
         #expect(gains.drop { $0 == 2 }.allSatisfy { $0 == 9 }, "2 until the change, then 9: \(gains)")
         #expect(creates.count == 1, "one instance all run long: \(creates)")
+        // The record keeps the change, at the first frame that had it.
+        let py = try TestSupport.python("""
+            import sys, h5py
+            f = h5py.File(sys.argv[1], "r")
+            run = f["runs"][list(f["runs"].keys())[0]]
+            def s(v): return v.decode() if isinstance(v, bytes) else str(v)
+            for e in run["events"][:]:
+                if s(e["kind"]) == "param": print(int(e["frame"]), s(e["detail"]))
+            """, arguments: [h5])
+        #expect(py.status == 0, "\(py.stderr)")
+        let first = gains.firstIndex(of: 9).map { Int(files[$0].dropFirst("frame-".count).prefix(8))! }
+        #expect(py.stdout == "\(first ?? -1) stamp gain=9\n", "\(py.stdout)")
     }
 
     @Test func tuneIsRefusedWithSeveralWorkersAndForAMissingFile() throws {
