@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabDetection
 import FramelabElements
 import FramelabFilters
 import FramelabPipeline
@@ -141,9 +142,15 @@ import Testing
         }
         #expect(live.instancesCreated == 1 && isolated.instancesCreated == 1)
         let detector = try PluginDetector(element: element(lib, "stamp-detect"), values: values)
-        try detector.setParameter("gain", to: "6")
-        #expect(try detector.detect(input, stamp: when).map(\.box.y) == [6])
-        #expect(detector.instancesCreated == 1)
+        let isolatedDetector = try IsolatedPluginDetector(element: element(lib, "stamp-detect"), values: values)
+        for d in [detector as any StampedFaceDetector & TunableElement, isolatedDetector] {
+            let before = try d.detect(input, stamp: when).map(\.box.x)  // instances created so far
+            try d.setParameter("gain", to: "6")
+            let after = try d.detect(input, stamp: when)
+            #expect(after.map(\.box.y) == [6])
+            #expect(after.map(\.box.x) == before, "no new instance")
+        }
+        #expect(detector.instancesCreated == 1 && isolatedDetector.instancesCreated == 1)
     }
 
     @Test func withoutSetParameterTheHostReCreatesTheInstance() throws {
