@@ -28,15 +28,9 @@ public final class PluginDetector: StampedFaceDetector, TunableElement {
 
     /// Changes a parameter between frames (see `PluginFilter.setParameter`).
     public func setParameter(_ name: String, to text: String) throws {
-        let change = try element.liveChange(name, text)
-        if try instance.setParameter(change.index, to: change.value) {
-            values = values.setting(name, to: change.value)
-            return
-        }
-        let changed = values.setting(name, to: change.value)
-        instance = try PluginInstance(element: element, values: changed)
-        values = changed
-        instancesCreated += 1
+        let next = try PluginInstance.changing(instance, values: values, name, to: text)
+        (instance, values) = (next.instance, next.values)
+        if next.isNew { instancesCreated += 1 }
     }
 
     deinit { buffer.deallocate() }

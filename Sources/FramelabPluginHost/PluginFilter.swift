@@ -28,15 +28,9 @@ public final class PluginFilter: StampedFrameFilter, TunableElement {
     /// Changes a parameter between frames: through the element's set_parameter (ABI 2), or
     /// by creating a new instance with the new values when the element has none.
     public func setParameter(_ name: String, to text: String) throws {
-        let change = try element.liveChange(name, text)
-        if try instance.setParameter(change.index, to: change.value) {
-            values = values.setting(name, to: change.value)
-            return
-        }
-        let changed = values.setting(name, to: change.value)
-        instance = try PluginInstance(element: element, values: changed)
-        values = changed
-        instancesCreated += 1
+        let next = try PluginInstance.changing(instance, values: values, name, to: text)
+        (instance, values) = (next.instance, next.values)
+        if next.isNew { instancesCreated += 1 }
     }
 
     public func outputFormat(for input: PixelFormat) -> PixelFormat? { element.outputFormat(for: input) }

@@ -84,6 +84,17 @@ final class PluginInstance {
         return true
     }
 
+    /// A live change `name=text` to an element running as `instance` with `values`: through
+    /// set_parameter, or by a new instance with the new values when the element cannot take
+    /// it. Returns the instance and values to run with from now on, and whether it is new.
+    static func changing(_ instance: PluginInstance, values: ParameterValues, _ name: String, to text: String) throws
+        -> (instance: PluginInstance, values: ParameterValues, isNew: Bool) {
+        let change = try instance.element.liveChange(name, text)
+        let changed = values.setting(name, to: change.value)
+        if try instance.setParameter(change.index, to: change.value) { return (instance, changed, false) }
+        return (try PluginInstance(element: instance.element, values: changed), changed, true)
+    }
+
     /// The fl_plugin_frame told to the plugin: the caller's stamp, or this instance's count
     /// of frames when the caller has none (a trial, a benchmark).
     private func cFrame(_ stamp: FrameStamp?) -> fl_plugin_frame {
