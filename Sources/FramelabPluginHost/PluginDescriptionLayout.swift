@@ -61,18 +61,18 @@ enum PluginDescriptionLayout {
     private static func readV2(_ plugin: UnsafeRawPointer, abi: (UInt32, UInt32),
                                bad: (String) -> FramelabError) throws -> PluginDescription {
         let size = Int(plugin.load(fromByteOffset: 8, as: UInt32.self))
-        try checkSize(size, of: fl_plugin.self, what: "fl_plugin.struct_size", bad: bad)
+        try checkSize(size, atLeast: pluginSizeAtV20, what: "fl_plugin.struct_size", bad: bad)
         let p = copy(fl_plugin(), from: plugin, size: size)
         guard p.element_count > 0, let elements = p.elements else { throw bad("the plugin describes no elements") }
         guard p.element_count <= maximumCount else { throw bad("declares \(p.element_count) elements (at most \(maximumCount))") }
         let stride = Int(p.element_stride)
-        try checkStride(stride, of: fl_plugin_element.self, what: "fl_plugin.element_stride", bad: bad)
+        try checkSize(stride, atLeast: elementSizeAtV20, what: "fl_plugin.element_stride", bad: bad)
         var out: [PluginElementDescription] = []
         for i in 0..<Int(p.element_count) {
             let at = UnsafeRawPointer(elements) + i * stride
             let elementSize = Int(at.loadUnaligned(as: UInt32.self))
             let name = "element #\(i)"
-            try checkSize(elementSize, of: fl_plugin_element.self, what: "\(name): struct_size", bad: bad)
+            try checkSize(elementSize, atLeast: elementSizeAtV20, what: "\(name): struct_size", bad: bad)
             guard elementSize <= stride else {
                 throw bad("\(name): struct_size \(elementSize) is larger than fl_plugin.element_stride \(stride) (set both with sizeof)")
             }
@@ -81,11 +81,11 @@ enum PluginDescriptionLayout {
             if e.param_count > 0, let cParams = e.params {
                 guard e.param_count <= maximumCount else { throw bad("\(name): declares \(e.param_count) parameters (at most \(maximumCount))") }
                 let paramStride = Int(e.param_stride)
-                try checkStride(paramStride, of: fl_plugin_param.self, what: "\(name): param_stride", bad: bad)
+                try checkSize(paramStride, atLeast: paramSizeAtV20, what: "\(name): param_stride", bad: bad)
                 for j in 0..<Int(e.param_count) {
                     let pAt = UnsafeRawPointer(cParams) + j * paramStride
                     let pSize = Int(pAt.loadUnaligned(as: UInt32.self))
-                    try checkSize(pSize, of: fl_plugin_param.self, what: "\(name): parameter #\(j): struct_size", bad: bad)
+                    try checkSize(pSize, atLeast: paramSizeAtV20, what: "\(name): parameter #\(j): struct_size", bad: bad)
                     guard pSize <= paramStride else {
                         throw bad("\(name): parameter #\(j): struct_size \(pSize) is larger than the element's param_stride \(paramStride) (set both with sizeof)")
                     }
@@ -109,19 +109,20 @@ enum PluginDescriptionLayout {
         return value
     }
 
-    private static func checkSize<T>(_ size: Int, of: T.Type, what: String, bad: (String) -> FramelabError) throws {
-        let minimum = MemoryLayout<T>.size
+    /// Where each struct's last 2.0 field ends: the least struct_size (and stride) a 2.x
+    /// plugin may declare. Frozen at 2.0 on purpose: when a later minor appends fields the
+    /// host's own sizeof grows, but a plugin built against 2.0 must keep loading.
+    static let pluginSizeAtV20 = MemoryLayout<fl_plugin>.offset(of: \fl_plugin.element_count)! + 4
+    static let elementSizeAtV20 =
+        MemoryLayout<fl_plugin_element>.offset(of: \fl_plugin_element.set_parameter)! + MemoryLayout<UnsafeRawPointer>.size
+    static let paramSizeAtV20 =
+        MemoryLayout<fl_plugin_param>.offset(of: \fl_plugin_param.description)! + MemoryLayout<UnsafeRawPointer>.size
+
+    private static func checkSize(_ size: Int, atLeast minimum: Int, what: String, bad: (String) -> FramelabError) throws {
         guard size >= minimum else {
             throw bad("\(what) \(size) is smaller than ABI 2.0's \(minimum) (set it with sizeof)")
         }
         guard size <= maximumStride else { throw bad("\(what) \(size) is implausibly large (at most \(maximumStride))") }
-    }
-
-    private static func checkStride<T>(_ stride: Int, of: T.Type, what: String, bad: (String) -> FramelabError) throws {
-        guard stride >= MemoryLayout<T>.size else {
-            throw bad("\(what) \(stride) is smaller than ABI 2.0's struct size \(MemoryLayout<T>.size) (set it with sizeof)")
-        }
-        guard stride <= maximumStride else { throw bad("\(what) \(stride) is implausibly large (at most \(maximumStride))") }
     }
 
     // MARK: ABI 1

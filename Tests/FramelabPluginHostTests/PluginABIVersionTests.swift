@@ -92,6 +92,14 @@ import Testing
         }
     }
 
+    @Test func aStructSizeAtTheEndOf2_0sLastFieldIsEnough() throws {
+        // Short of sizeof's padding: the minimum is 2.0's layout, not the host's own sizeof,
+        // which grows when a later minor appends fields.
+        let tight = try library("tight_plugin.c")
+        #expect(tight.elements.map(\.info.name) == ["stamp", "stamp-fixed", "stamp-detect"])
+        try PluginTrial.run(try element(tight, "stamp"), isolated: false)
+    }
+
     /// Row 0's first five pixels as the stamp plugin wrote them: index, pts ms, arrival µs,
     /// instances created, gain (each mod 256).
     func told(_ image: Mat) -> [Int] { (0..<5).map { Int(image.pixel(x: $0, y: 0)[0]) } }

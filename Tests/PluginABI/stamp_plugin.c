@@ -81,8 +81,13 @@ static const fl_plugin_element elements[] = {
     {ELEMENT(FL_PLUGIN_DETECTOR, "stamp-detect"), .detect_frame = detect_frame, .set_parameter = set_parameter},
 };
 
+/* tight_plugin.c sets this to where fl_plugin's last field ends, short of sizeof's padding. */
+#ifndef STAMP_PLUGIN_SIZE
+#define STAMP_PLUGIN_SIZE sizeof(fl_plugin)
+#endif
+
 static const fl_plugin plugin = {
-    .abi_major = FL_PLUGIN_ABI_MAJOR, .abi_minor = FL_PLUGIN_ABI_MINOR, .struct_size = sizeof(fl_plugin),
+    .abi_major = FL_PLUGIN_ABI_MAJOR, .abi_minor = FL_PLUGIN_ABI_MINOR, .struct_size = STAMP_PLUGIN_SIZE,
     .element_stride = sizeof(fl_plugin_element), .name = "abi-stamp", .elements = elements, .element_count = 3,
 };
 
