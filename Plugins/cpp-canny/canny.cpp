@@ -69,10 +69,10 @@ void destroy(void *instance) { delete static_cast<Canny *>(instance); }
 const int32_t formats[] = {FL_PLUGIN_GRAY8, FL_PLUGIN_BGR8, FL_PLUGIN_BGRA8};
 
 fl_plugin_param params[] = {
-    {"low", FL_PARAM_FLOAT, 0, 1000, 50, nullptr, nullptr, "lower hysteresis threshold"},
-    {"high", FL_PARAM_FLOAT, 0, 1000, 150, nullptr, nullptr, "upper hysteresis threshold"},
-    {"aperture", FL_PARAM_ENUM, 0, 0, 0, "3", "3|5|7", "Sobel aperture size"},
-    {"l2", FL_PARAM_BOOL, 0, 1, 0, nullptr, nullptr, "use the L2 gradient norm (more accurate, slower)"},
+    {sizeof(fl_plugin_param), "low", FL_PARAM_FLOAT, 0, 1000, 50, nullptr, nullptr, "lower hysteresis threshold"},
+    {sizeof(fl_plugin_param), "high", FL_PARAM_FLOAT, 0, 1000, 150, nullptr, nullptr, "upper hysteresis threshold"},
+    {sizeof(fl_plugin_param), "aperture", FL_PARAM_ENUM, 0, 0, 0, "3", "3|5|7", "Sobel aperture size"},
+    {sizeof(fl_plugin_param), "l2", FL_PARAM_BOOL, 0, 1, 0, nullptr, nullptr, "use the L2 gradient norm (more accurate, slower)"},
 };
 
 fl_plugin_element elements[1];
@@ -82,6 +82,8 @@ fl_plugin plugin;
 
 FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
     fl_plugin_element &e = elements[0];
+    e.struct_size = sizeof(fl_plugin_element);
+    e.param_stride = sizeof(fl_plugin_param);
     e.kind = FL_PLUGIN_FILTER;
     e.name = "canny";
     e.version = "1.0.0";
@@ -94,6 +96,6 @@ FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
     e.output_format = outputFormat;
     e.process = process;
     e.destroy = destroy;
-    plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, "cpp-canny", elements, 1};
+    plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, sizeof(fl_plugin), sizeof(fl_plugin_element), "cpp-canny", elements, 1};
     return &plugin;
 }

@@ -41,18 +41,18 @@ int upsample_levels(const fl_plugin_value &accuracy, const fl_plugin_value &upsa
 
 // Parameters: the same three knobs for both, and mmod's model file first.
 #define DLIB_FACE_COMMON_PARAMS(default_accuracy)                                                                    \
-    {"accuracy", FL_PARAM_ENUM, 0, 0, 0, default_accuracy, kAccuracy,                                                \
+    {sizeof(fl_plugin_param), "accuracy", FL_PARAM_ENUM, 0, 0, 0, default_accuracy, kAccuracy,                       \
      "preset for upsample: low = 0 (faces from about 80 px), high = 1 (from about 40 px)"},                         \
-    {"upsample", FL_PARAM_INT, -1, 3, -1, nullptr, nullptr,                                                          \
+    {sizeof(fl_plugin_param), "upsample", FL_PARAM_INT, -1, 3, -1, nullptr, nullptr,                                 \
      "times the image is doubled before the search (smaller faces, ~4x the time each); -1 = from accuracy"},         \
-    {"adjust-threshold", FL_PARAM_FLOAT, -10, 10, 0, nullptr, nullptr,                                               \
+    {sizeof(fl_plugin_param), "adjust-threshold", FL_PARAM_FLOAT, -10, 10, 0, nullptr, nullptr,                      \
      "added to dlib's detection threshold: below 0 reports more (and weaker) faces"}
 
 const fl_plugin_param hog_params[] = {DLIB_FACE_COMMON_PARAMS("high")};
 
 std::string mmod_default_model;   // set by the entry point, before the host reads params
 fl_plugin_param mmod_params[] = {
-    {"model", FL_PARAM_STRING, 0, 0, 0, nullptr, nullptr,
+    {sizeof(fl_plugin_param), "model", FL_PARAM_STRING, 0, 0, 0, nullptr, nullptr,
      "dlib MMOD network file (default: mmod_human_face_detector.dat in $FRAMELAB_MODELS or Datasets/models)"},
     DLIB_FACE_COMMON_PARAMS("low"),
 };
@@ -166,6 +166,8 @@ FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
         mmod_params[0].default_string = mmod_default_model.c_str();
     }
     fl_plugin_element &hog = elements[0];
+    hog.struct_size = sizeof(fl_plugin_element);
+    hog.param_stride = sizeof(fl_plugin_param);
     hog.kind = FL_PLUGIN_DETECTOR;
     hog.name = "dlib-hog";
     hog.version = "19.24";
@@ -191,6 +193,6 @@ FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
     mmod.params = mmod_params;
     mmod.param_count = sizeof mmod_params / sizeof mmod_params[0];
     mmod.user_data = (void *)&kinds[MMOD];
-    plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, "cpp-dlib-face", elements, 2};
+    plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, sizeof(fl_plugin), sizeof(fl_plugin_element), "cpp-dlib-face", elements, 2};
     return &plugin;
 }

@@ -84,10 +84,10 @@ void destroy(void *instance) { delete static_cast<Detector *>(instance); }
 const int32_t formats[] = {FL_PLUGIN_GRAY8, FL_PLUGIN_BGR8, FL_PLUGIN_BGRA8};
 
 fl_plugin_param params[] = {
-    {"scale", FL_PARAM_FLOAT, 1.01, 2.0, 1.1, nullptr, nullptr, "image pyramid step between scales"},
-    {"neighbours", FL_PARAM_INT, 0, 50, 3, nullptr, nullptr, "raw detections needed to keep a box"},
-    {"min-size", FL_PARAM_INT, 8, 4096, 24, nullptr, nullptr, "smallest face side in pixels"},
-    {"cascade", FL_PARAM_STRING, 0, 0, 0, "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml",
+    {sizeof(fl_plugin_param), "scale", FL_PARAM_FLOAT, 1.01, 2.0, 1.1, nullptr, nullptr, "image pyramid step between scales"},
+    {sizeof(fl_plugin_param), "neighbours", FL_PARAM_INT, 0, 50, 3, nullptr, nullptr, "raw detections needed to keep a box"},
+    {sizeof(fl_plugin_param), "min-size", FL_PARAM_INT, 8, 4096, 24, nullptr, nullptr, "smallest face side in pixels"},
+    {sizeof(fl_plugin_param), "cascade", FL_PARAM_STRING, 0, 0, 0, "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml",
      nullptr, "cascade XML file"},
 };
 
@@ -98,6 +98,8 @@ fl_plugin plugin;
 
 FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
     fl_plugin_element &e = elements[0];
+    e.struct_size = sizeof(fl_plugin_element);
+    e.param_stride = sizeof(fl_plugin_param);
     e.kind = FL_PLUGIN_DETECTOR;
     e.name = "lbp-face";
     e.version = "1.0.0";
@@ -109,6 +111,6 @@ FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
     e.create = create;
     e.detect = detect;
     e.destroy = destroy;
-    plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, "cpp-lbp-face", elements, 1};
+    plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, sizeof(fl_plugin), sizeof(fl_plugin_element), "cpp-lbp-face", elements, 1};
     return &plugin;
 }

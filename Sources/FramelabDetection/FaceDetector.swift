@@ -11,3 +11,9 @@ public protocol FaceDetector: AnyObject {
     /// Faces in `image` (any pixel format; detectors convert what they need).
     func detect(_ image: Mat) throws -> [FaceDetection]
 }
+
+/// A detector told where each frame sits in its stream (plugin elements of ABI 2 are).
+/// `DetectorStage` calls this instead of `detect(_:)` when a detector has it.
+public protocol StampedFaceDetector: FaceDetector {
+    func detect(_ image: Mat, stamp: FrameStamp) throws -> [FaceDetection]
+}

@@ -35,6 +35,13 @@ public struct ParameterValues: Sendable {
         self.init(values, element: spec.name, kind: kind, explicit: explicit)
     }
 
+    /// These values with `name` changed to `value` (already checked), marked as given.
+    public func setting(_ name: String, to value: ParameterValue) -> ParameterValues {
+        var copy = values
+        copy[name] = value
+        return ParameterValues(copy, element: element, kind: kind, explicit: explicit.union([name]))
+    }
+
     /// How errors name the element these values belong to: `filter 'sepia'`.
     public var label: String { kind.label(element) }
 

@@ -15,8 +15,12 @@ public final class DetectorStage: PipelineStage {
     public let position: Int
     private let descriptor: DetectorDescriptor
     private let spec: ElementSpec
-    private let detector: any FaceDetector
+    /// The detector instance (a `TunableElement` for plugin elements of ABI 2, see `run --tune`).
+    public let detector: any FaceDetector
     public let acceptedFormats: [PixelFormat] = [.gray8, .bgr8, .bgra8]
+    /// Runs on the stage's thread before each frame, with the frame's index (see
+    /// `FilterStage.beforeFrame`). Not given to replicas.
+    public var beforeFrame: ((Int) -> Void)?
 
     /// `name`: the stage's name (default `detect:` + the spec as written).
     public init(_ spec: ElementSpec, position: Int, registry: DetectorRegistry = .builtIns, name: String? = nil) throws {
@@ -40,8 +44,11 @@ public final class DetectorStage: PipelineStage {
     public func outputFormat(for input: PixelFormat) -> PixelFormat? { acceptedFormats.contains(input) ? input : nil }
 
     public func process(_ frame: Frame) throws -> Frame {
+        beforeFrame?(frame.index)
         var out = frame
-        out.annotations.append(DetectedFaces(stage: position, faces: try detector.detect(frame.image)))
+        let faces = try (detector as? any StampedFaceDetector)?.detect(frame.image, stamp: frame.stamp)
+            ?? detector.detect(frame.image)
+        out.annotations.append(DetectedFaces(stage: position, faces: faces))
         return out
     }
 

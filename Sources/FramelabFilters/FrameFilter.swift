@@ -18,3 +18,9 @@ extension FrameFilter {
     /// The safe assumption for filters that do not say (plugins hand back their own memory).
     public var outputLifetime: OutputLifetime { .untilNextCall }
 }
+
+/// A filter told where each frame sits in its stream (plugin elements of ABI 2 are:
+/// fl_plugin_frame). `FilterStage` calls this instead of `process(_:)` when a filter has it.
+public protocol StampedFrameFilter: FrameFilter {
+    func process(_ input: Mat, stamp: FrameStamp) throws -> Mat
+}

@@ -35,16 +35,22 @@ extension PipelineStage {
 /// A filter as a pipeline stage: the frame keeps its index and times, the image changes.
 public final class FilterStage: PipelineStage {
     public let filter: any FrameFilter
+    /// `filter` when it wants each frame's index and times (cast once, not per frame).
+    private let stamped: (any StampedFrameFilter)?
     public let acceptedFormats: [PixelFormat]
     /// Makes another instance of the filter for another worker (nil: it has no replica).
     private let makeFilter: (() throws -> any FrameFilter)?
     public var name: String { filter.name }
+    /// Runs on the stage's thread before each frame, with the frame's index: where a run
+    /// applies live parameter changes (`run --tune`), between frames. Not given to replicas.
+    public var beforeFrame: ((Int) -> Void)?
 
     /// `makeFilter` builds an instance configured like `filter`; give it for filters that
     /// may run on several workers (each worker then has its own instance and scratch).
     public init(_ filter: any FrameFilter, acceptedFormats: [PixelFormat],
                 makeFilter: (() throws -> any FrameFilter)? = nil) {
         self.filter = filter
+        stamped = filter as? any StampedFrameFilter
         self.acceptedFormats = acceptedFormats
         self.makeFilter = makeFilter
     }
@@ -58,8 +64,13 @@ public final class FilterStage: PipelineStage {
     public func outputFormat(for input: PixelFormat) -> PixelFormat? { filter.outputFormat(for: input) }
 
     public func process(_ frame: Frame) throws -> Frame {
+        beforeFrame?(frame.index)
         var out = frame
-        out.image = try filter.process(frame.image)
+        if let stamped {
+            out.image = try stamped.process(frame.image, stamp: frame.stamp)
+        } else {
+            out.image = try filter.process(frame.image)
+        }
         return out
     }
 

@@ -6,7 +6,7 @@ import FramelabFilters
 /// A plugin filter run in a child process (`--isolate`): a crash, hang or timeout fails
 /// the frame with a message instead of ending the host. Pixels stay in shared memory:
 /// the worker writes its output straight into memory the host maps.
-public final class IsolatedPluginFilter: FrameFilter {
+public final class IsolatedPluginFilter: StampedFrameFilter, TunableElement {
     public let element: PluginElement
     private let session: IsolatedSession
     private var output: (mapping: SharedMapping, image: Mat)?
@@ -17,6 +17,9 @@ public final class IsolatedPluginFilter: FrameFilter {
     public var restarts: Int { session.restarts }
     /// Frames whose input was copied into shared memory (not already there).
     public var inputCopies: Int { session.inputCopies }
+    /// Instances the current worker has created, as of the last parameter change (1: every
+    /// change was taken live by set_parameter).
+    public private(set) var instancesCreated = 1
 
     public init(element: PluginElement, values: ParameterValues, options: IsolationOptions = IsolationOptions()) throws {
         guard element.info.kind == .filter else {
@@ -37,15 +40,25 @@ public final class IsolatedPluginFilter: FrameFilter {
         return map.image(offset: 0, format: format, width: width, height: height, stride: Int(layout.input.stride))
     }
 
-    public func process(_ input: Mat) throws -> Mat {
+    /// Changes a parameter in the worker between frames (see `PluginFilter.setParameter`).
+    public func setParameter(_ name: String, to text: String) throws {
+        instancesCreated = try session.setParameter(name, to: text)
+    }
+
+    public func process(_ input: Mat) throws -> Mat { try process(input, stamp: nil) }
+
+    public func process(_ input: Mat, stamp: FrameStamp) throws -> Mat { try process(input, stamp: Optional(stamp)) }
+
+    private func process(_ input: Mat, stamp: FrameStamp?) throws -> Mat {
         guard let format = outputFormat(for: input.format) else {
             throw FramelabError(.unsupported, "element \(element.label) does not accept \(input.format) images")
         }
         if let slot = session.arenaSlot(input), let out = arenaOutput(format: format, like: input),
            let outSlot = session.arenaSlot(out) {
             // The run's frame arena: input and output cross as offsets, no pixel is copied.
-            let request = WorkerRequest(operation: WorkerRequest.Operation.process.rawValue, mappedSize: 0,
+            var request = WorkerRequest(operation: WorkerRequest.Operation.process.rawValue, mappedSize: 0,
                                         input: slot, output: outSlot, outputSpare: Int64(OutputCanary.byteCount))
+            request.stamp = stamp
             let response = try session.call(request)
             return response.passThrough != 0 ? input : out
         }
@@ -53,9 +66,10 @@ public final class IsolatedPluginFilter: FrameFilter {
         let layout = session.layout(format: input.format, width: input.width, height: input.height,
                                     inputStride: input.stride >= stride ? input.stride : stride, output: format)
         let map = try session.mapped(size: layout.size)
-        let request = WorkerRequest(operation: WorkerRequest.Operation.process.rawValue, mappedSize: Int64(map.size),
+        var request = WorkerRequest(operation: WorkerRequest.Operation.process.rawValue, mappedSize: Int64(map.size),
                                     input: session.place(input, layout: layout, in: map), output: layout.output,
                                     outputSpare: Int64(OutputCanary.byteCount))
+        request.stamp = stamp
         let response = try session.call(request)
         if response.passThrough != 0 { return input }
         return outputImage(map, layout.output, format)

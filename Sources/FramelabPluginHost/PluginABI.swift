@@ -5,6 +5,8 @@ public enum PluginABI {
     public static let major = UInt32(FL_PLUGIN_ABI_MAJOR)
     public static let minor = UInt32(FL_PLUGIN_ABI_MINOR)
     public static var versionText: String { "\(major).\(minor)" }
+    /// The newest 1.x minor the host reads through its frozen 1.0 layouts (1.0 was the only one).
+    public static let newestV1Minor: UInt32 = 0
     public static let entrySymbol = FL_PLUGIN_ENTRY_NAME
 
     /// Room for a plugin's error message, including the terminating NUL.

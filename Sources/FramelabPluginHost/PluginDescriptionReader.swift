@@ -9,7 +9,8 @@ import FramelabElements
 /// what is wrong. Text from the description is quoted with `quoted` wherever a message
 /// repeats it (it may hold any bytes, line breaks included).
 enum PluginDescriptionReader {
-    static func read(_ e: fl_plugin_element, index: Int, path: String, abiVersion: String) throws -> PluginElementInfo {
+    static func read(_ d: PluginElementDescription, index: Int, path: String, abiVersion: String) throws -> PluginElementInfo {
+        let e = d.element
         func bad(_ what: String, element: String? = nil) -> FramelabError {
             FramelabError(.badInput, "\(path): element \(element.map { "'\($0)'" } ?? "#\(index)"): \(what)")
         }
@@ -33,8 +34,8 @@ enum PluginDescriptionReader {
 
         guard e.create != nil else { throw fail("has no create function") }
         guard e.destroy != nil else { throw fail("has no destroy function") }
-        if kind == .filter, e.process == nil { throw fail("is a filter without a process function") }
-        if kind == .detector, e.detect == nil { throw fail("is a detector without a detect function") }
+        if kind == .filter, e.process == nil, e.process_frame == nil { throw fail("is a filter without a process (or process_frame) function") }
+        if kind == .detector, e.detect == nil, e.detect_frame == nil { throw fail("is a detector without a detect (or detect_frame) function") }
 
         guard e.format_count > 0, let cFormats = e.formats else { throw fail("accepts no pixel formats") }
         var formats: [PixelFormat] = []
@@ -52,10 +53,10 @@ enum PluginDescriptionReader {
             }
         }
 
-        guard e.param_count >= 0, e.param_count == 0 || e.params != nil else { throw fail("parameter list is missing") }
+        guard e.param_count >= 0, e.param_count == 0 || d.params != nil else { throw fail("parameter list is missing") }
         var parameters: [ParameterSpec] = []
-        for i in 0..<Int(e.param_count) {
-            let spec = try readParameter(e.params![i], index: i, fail: fail)
+        for (i, p) in (d.params ?? []).enumerated() {
+            let spec = try readParameter(p, index: i, fail: fail)
             if parameters.contains(where: { $0.name == spec.name }) { throw fail("parameter '\(spec.name)' is declared twice") }
             parameters.append(spec)
         }

@@ -5,9 +5,12 @@ import FramelabElements
 
 /// A detector plugin element run in this process: a `FaceDetector` like the built-ins,
 /// so `run --detector` and `eval --detector` take it by name.
-public final class PluginDetector: FaceDetector {
+public final class PluginDetector: StampedFaceDetector, TunableElement {
     public let element: PluginElement
-    private let instance: PluginInstance
+    private var instance: PluginInstance
+    private var values: ParameterValues
+    /// Instances created: 1, plus one per parameter change the element could not take live.
+    public private(set) var instancesCreated = 1
     private let buffer = UnsafeMutablePointer<fl_plugin_detection>.allocate(capacity: PluginABI.detectionCapacity)
     private let input: DetectorInput
 
@@ -19,18 +22,30 @@ public final class PluginDetector: FaceDetector {
         }
         self.element = element
         input = DetectorInput(label: element.label, accepted: element.info.formats)
+        self.values = values
         instance = try PluginInstance(element: element, values: values)
+    }
+
+    /// Changes a parameter between frames (see `PluginFilter.setParameter`).
+    public func setParameter(_ name: String, to text: String) throws {
+        let next = try PluginInstance.changing(instance, values: values, name, to: text)
+        (instance, values) = (next.instance, next.values)
+        if next.isNew { instancesCreated += 1 }
     }
 
     deinit { buffer.deallocate() }
 
     /// Runs the detector on one image; a frame in a format the plugin does not take is
     /// converted first (`DetectorInput`).
-    public func detect(_ frame: Mat) throws -> [FaceDetection] {
+    public func detect(_ frame: Mat) throws -> [FaceDetection] { try detect(frame, stamp: nil) }
+
+    public func detect(_ frame: Mat, stamp: FrameStamp) throws -> [FaceDetection] { try detect(frame, stamp: Optional(stamp)) }
+
+    func detect(_ frame: Mat, stamp: FrameStamp?) throws -> [FaceDetection] {
         let image = try input.image(for: frame)
         let count = try image.withUnsafeBytes { bytes in
             var cImage = fl_plugin_image(image, data: bytes.baseAddress!)
-            return try instance.detect(&cImage, into: buffer, capacity: Int32(PluginABI.detectionCapacity))
+            return try instance.detect(&cImage, into: buffer, capacity: Int32(PluginABI.detectionCapacity), stamp: stamp)
         }
         let detections = (0..<count).map { FaceDetection(buffer[$0]) }
         if let bad = detections.first(where: { !$0.isWellFormed }) {

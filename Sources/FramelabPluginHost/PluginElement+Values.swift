@@ -12,4 +12,18 @@ extension PluginElement {
             throw FramelabError(error.kind, "\(info.path): \(error.message)")
         }
     }
+
+    /// A live change `name=text` checked against the element's declared parameter: its
+    /// index in description order and its value.
+    func liveChange(_ name: String, _ text: String) throws -> (index: Int, value: ParameterValue) {
+        guard let index = info.parameters.firstIndex(where: { $0.name == name }) else {
+            let known = info.parameters.isEmpty ? "it takes none" : "known: " + info.parameters.map(\.name).joined(separator: ", ")
+            throw FramelabError(.badInput, "\(info.path): \(info.kind.label(info.name)): unknown parameter '\(name)' (\(known))")
+        }
+        do {
+            return (index, try info.parameters[index].parse(text, element: info.name, kind: info.kind))
+        } catch let error as FramelabError {
+            throw FramelabError(error.kind, "\(info.path): \(error.message)")
+        }
+    }
 }

@@ -9,16 +9,28 @@ import FramelabFilters
 /// hands back the input (pass-through) or memory of its own; anything else — a different
 /// size or format than negotiated — is a processing error naming the element, and so is
 /// a write past the end of the output (see `OutputCanary`).
-public final class PluginFilter: FrameFilter {
+public final class PluginFilter: StampedFrameFilter, TunableElement {
     public let element: PluginElement
-    private let instance: PluginInstance
+    private var instance: PluginInstance
+    private var values: ParameterValues
     private var output: (image: Mat, canary: OutputCanary)?
+    /// Instances created: 1, plus one per parameter change the element could not take live.
+    public private(set) var instancesCreated = 1
 
     public var name: String { element.info.name }
 
     public init(element: PluginElement, values: ParameterValues) throws {
         self.element = element
+        self.values = values
         instance = try PluginInstance(element: element, values: values)
+    }
+
+    /// Changes a parameter between frames: through the element's set_parameter (ABI 2), or
+    /// by creating a new instance with the new values when the element has none.
+    public func setParameter(_ name: String, to text: String) throws {
+        let next = try PluginInstance.changing(instance, values: values, name, to: text)
+        (instance, values) = (next.instance, next.values)
+        if next.isNew { instancesCreated += 1 }
     }
 
     public func outputFormat(for input: PixelFormat) -> PixelFormat? { element.outputFormat(for: input) }
@@ -31,17 +43,25 @@ public final class PluginFilter: FrameFilter {
         return try process(input, into: output.image, canary: output.canary)
     }
 
+    public func process(_ input: Mat, stamp: FrameStamp) throws -> Mat {
+        guard let format = outputFormat(for: input.format) else {
+            throw FramelabError(.unsupported, "element \(element.label) does not accept \(input.format) images")
+        }
+        let output = reusableOutput(format: format, width: input.width, height: input.height)
+        return try process(input, into: output.image, canary: output.canary, stamp: stamp)
+    }
+
     /// Processes into `out` (of the negotiated format and the input's size); returns `out`,
     /// the input (pass-through) or the plugin's own memory. `canary`, when given, guards the
     /// bytes after `out`.
-    func process(_ input: Mat, into out: Mat, canary: OutputCanary?) throws -> Mat {
+    func process(_ input: Mat, into out: Mat, canary: OutputCanary?, stamp: FrameStamp? = nil) throws -> Mat {
         let format = out.format
         return try input.withUnsafeBytes { src in
             try out.withUnsafeMutableBytes { dst in
                 var inImage = fl_plugin_image(input, data: src.baseAddress!)
                 var outImage = fl_plugin_image(out, data: dst.baseAddress!)
                 canary?.arm()
-                try instance.process(&inImage, &outImage)
+                try instance.process(&inImage, &outImage, stamp: stamp)
                 if let canary, !canary.isIntact {
                     throw FramelabError(.processing,
                         "element \(element.label) wrote past the end of its \(out.width)x\(out.height) \(format) output image (stride \(out.stride)); memory after an image may be damaged in a plugin run in process, so run it with --isolate until it is fixed")

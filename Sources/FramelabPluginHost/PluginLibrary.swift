@@ -39,32 +39,23 @@ public final class PluginLibrary: @unchecked Sendable {
         guard let described = answer else {
             throw FramelabError(.badInput, "\(path): \(PluginABI.entrySymbol) returned NULL (the plugin refused host ABI \(PluginABI.versionText))")
         }
-        let plugin = described.pointee
-        let abi = "\(plugin.abi_major).\(plugin.abi_minor)"
-        guard plugin.abi_major == PluginABI.major else {
-            throw FramelabError(.badInput,
-                "\(path): built for plugin ABI \(abi), but this Framelab speaks ABI \(PluginABI.versionText) (major versions must match; rebuild the plugin against the current framelab_plugin.h)")
+        let description = try PluginCrashGuard.call(label.pointer, doing: "describing its elements") {
+            try PluginDescriptionLayout.read(UnsafeRawPointer(described), path: path)
         }
-        guard plugin.abi_minor <= PluginABI.minor else {
-            throw FramelabError(.badInput,
-                "\(path): built for plugin ABI \(abi), newer than this Framelab's \(PluginABI.versionText); update Framelab")
-        }
-        guard plugin.element_count > 0, let cElements = plugin.elements else {
-            throw FramelabError(.badInput, "\(path): the plugin describes no elements")
-        }
+        let abi = description.abiVersion
         self.path = path
-        self.name = plugin.name.map { String(cString: $0) } ?? path
+        self.name = description.name ?? path
         self.abiVersion = abi
         self.library = library
         var elements: [PluginElement] = []
-        for i in 0..<Int(plugin.element_count) {
+        for (i, d) in description.elements.enumerated() {
             let info = try PluginCrashGuard.call(label.pointer, doing: "describing its elements") {
-                try PluginDescriptionReader.read(cElements[i], index: i, path: path, abiVersion: abi)
+                try PluginDescriptionReader.read(d, index: i, path: path, abiVersion: abi)
             }
             if elements.contains(where: { $0.info.name == info.name }) {
                 throw FramelabError(.badInput, "\(path): element name '\(info.name)' is used twice")
             }
-            elements.append(PluginElement(info: info, element: cElements + i, library: library))
+            elements.append(PluginElement(info: info, element: d.element, library: library))
         }
         self.elements = elements
     }
@@ -89,17 +80,19 @@ public final class PluginElement: @unchecked Sendable {
     let crashLabel: OwnedCString
 
     private enum Source {
-        case loaded(UnsafePointer<fl_plugin_element>, DynamicLibrary)
+        case loaded(fl_plugin_element, DynamicLibrary)
         case deferred(PluginFileLoader)
     }
 
-    /// The element's C description in this process, and the open library that keeps it valid.
+    /// The element's C description in this process (the host's copy, in the ABI 2 layout
+    /// whatever the plugin's version: see `PluginDescriptionLayout`), and the open library
+    /// that keeps its functions and strings valid.
     struct Loaded {
-        let element: UnsafePointer<fl_plugin_element>
+        let element: fl_plugin_element
         let library: DynamicLibrary
     }
 
-    init(info: PluginElementInfo, element: UnsafePointer<fl_plugin_element>, library: DynamicLibrary) {
+    init(info: PluginElementInfo, element: fl_plugin_element, library: DynamicLibrary) {
         self.info = info
         source = .loaded(element, library)
         crashLabel = OwnedCString("element '\(info.name)' (\(info.path))")

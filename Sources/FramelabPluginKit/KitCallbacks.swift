@@ -5,9 +5,11 @@ import CFramelabPlugin
 
 /// One created instance behind the opaque pointer the host holds.
 final class InstanceBox {
+    let factory: ElementFactory
     let filter: (any FramelabFilterPlugin)?
     let detector: (any FramelabDetectorPlugin)?
-    init(filter: (any FramelabFilterPlugin)?, detector: (any FramelabDetectorPlugin)?) {
+    init(factory: ElementFactory, filter: (any FramelabFilterPlugin)?, detector: (any FramelabDetectorPlugin)?) {
+        self.factory = factory
         self.filter = filter
         self.detector = detector
     }
@@ -22,9 +24,28 @@ enum KitCallbacks {
         let factory = Unmanaged<ElementFactory>.fromOpaque(userData!).takeUnretainedValue()
         do {
             let v = factory.values(values)
-            let box = InstanceBox(filter: try factory.makeFilter?(v), detector: try factory.makeDetector?(v))
+            let box = InstanceBox(factory: factory, filter: try factory.makeFilter?(v), detector: try factory.makeDetector?(v))
             instance?.pointee = Unmanaged.passRetained(box).toOpaque()
             return Int32(FL_PLUGIN_OK)
+        } catch {
+            return report(error, err, errLength)
+        }
+    }
+
+    /// ABI 2's set_parameter: the element's `update`, or FL_PLUGIN_UNSUPPORTED (the host
+    /// then re-creates the instance) when it does not take the change live.
+    static let setParameter: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<fl_plugin_value>?,
+                                             UnsafeMutablePointer<CChar>?, Int) -> Int32 = {
+        instance, index, value, err, errLength in
+        let box = Unmanaged<InstanceBox>.fromOpaque(instance!).takeUnretainedValue()
+        guard let value, let i = Int(exactly: index), box.factory.parameters.indices.contains(i) else {
+            return report(PluginFailure.badParameter("no parameter #\(index)"), err, errLength)
+        }
+        let name = box.factory.parameters[i].name
+        let values = box.factory.value(of: i, value.pointee)
+        do {
+            let taken = try box.filter?.update(name, values) ?? box.detector?.update(name, values) ?? false
+            return Int32(taken ? FL_PLUGIN_OK : FL_PLUGIN_UNSUPPORTED)
         } catch {
             return report(error, err, errLength)
         }

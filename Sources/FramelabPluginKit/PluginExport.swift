@@ -21,7 +21,10 @@ public final class PluginExport: @unchecked Sendable {
         let array = UnsafeMutablePointer<fl_plugin_element>.allocate(capacity: max(1, elements.count))
         array.initialize(from: elements, count: elements.count)
         let plugin = UnsafeMutablePointer<fl_plugin>.allocate(capacity: 1)
+        // Sizes and strides as C's sizeof gives them (Swift's stride: the size with tail padding).
         plugin.initialize(to: fl_plugin(abi_major: UInt32(FL_PLUGIN_ABI_MAJOR), abi_minor: UInt32(FL_PLUGIN_ABI_MINOR),
+                                        struct_size: UInt32(MemoryLayout<fl_plugin>.stride),
+                                        element_stride: UInt32(MemoryLayout<fl_plugin_element>.stride),
                                         name: strdup(name), elements: array, element_count: Int32(elements.count)))
         entry = UnsafeRawPointer(plugin)
     }
@@ -60,6 +63,8 @@ final class ElementFactory {
         let cParams = UnsafeMutablePointer<fl_plugin_param>.allocate(capacity: max(1, parameters.count))
         cParams.initialize(from: parameters.map(\.cParameter), count: parameters.count)
         var e = fl_plugin_element()
+        e.struct_size = UInt32(MemoryLayout<fl_plugin_element>.stride)
+        e.param_stride = UInt32(MemoryLayout<fl_plugin_param>.stride)
         e.kind = kind
         e.name = UnsafePointer(strdup(name))
         e.version = UnsafePointer(strdup(version))
@@ -71,6 +76,7 @@ final class ElementFactory {
         e.user_data = Unmanaged.passRetained(self).toOpaque()
         e.create = KitCallbacks.create
         e.destroy = KitCallbacks.destroy
+        e.set_parameter = KitCallbacks.setParameter
         if kind == Int32(FL_PLUGIN_FILTER) {
             e.process = KitCallbacks.process
             e.output_format = KitCallbacks.outputFormat
@@ -78,6 +84,15 @@ final class ElementFactory {
             e.detect = KitCallbacks.detect
         }
         cElement = e
+    }
+
+    /// One changed value (parameter `index`) as `PluginValues` holding just it.
+    func value(of index: Int, _ v: fl_plugin_value) -> PluginValues {
+        let p = parameters[index]
+        switch p.kind {
+        case .choice, .string: return PluginValues(numbers: [:], strings: [p.name: v.string.map { String(cString: $0) } ?? ""])
+        default: return PluginValues(numbers: [p.name: v.number], strings: [:])
+        }
     }
 
     /// Reads the host's values (one per parameter, in order) into `PluginValues`.
@@ -98,6 +113,7 @@ extension PluginParameter {
     /// The C form; strings are duplicated and kept for the library's lifetime.
     var cParameter: fl_plugin_param {
         var p = fl_plugin_param()
+        p.struct_size = UInt32(MemoryLayout<fl_plugin_param>.stride)
         p.name = UnsafePointer(strdup(name))
         p.description = UnsafePointer(strdup(summary))
         p.minimum = -.infinity

@@ -24,6 +24,11 @@ struct LiveOptions: ParsableArguments {
           help: "Draw each detector's boxes, eyes and mouth with its name and score on --record, --snapshot and --preview frames.")
     var drawDetections = true
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Change plugin parameters while the run goes on: read lines 'ELEMENT key=value' from this file (a FIFO, or a file being appended to).",
+        discussion: "Each change reaches the element before its next frame: through its set_parameter (ABI 2), or by re-creating it. Needs --workers 1."))
+    var tune: String?
+
     func validate() throws {
         if let maxFPS, !(maxFPS > 0 && maxFPS <= 10_000) {
             throw usageError("--max-fps must be above 0 and at most 10000, got \(maxFPS)")
@@ -45,6 +50,15 @@ struct LiveOptions: ParsableArguments {
             }
             guard isDirectory.boolValue, FileManager.default.isWritableFile(atPath: snapshot) else {
                 throw usageError("--snapshot '\(snapshot)' is not a writable folder")
+            }
+        }
+        if let tune {
+            var info = stat()
+            guard stat(tune, &info) == 0, access(tune, R_OK) == 0 else {
+                throw usageError("--tune '\(tune)': no such readable file (make one with mkfifo, or touch)")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFIFO || (info.st_mode & S_IFMT) == S_IFREG else {
+                throw usageError("--tune '\(tune)': use a FIFO or a regular file")
             }
         }
         if let record {

@@ -91,15 +91,15 @@ extension PluginSkeleton {
         static const int32_t formats[] = {FL_PLUGIN_GRAY8, FL_PLUGIN_BGR8, FL_PLUGIN_BGRA8};
 
         static const fl_plugin_param params[] = {
-            {.name = "offset", .type = FL_PARAM_INT, .minimum = -255, .maximum = 255, .default_number = 40,
+            {.struct_size = sizeof(fl_plugin_param), .name = "offset", .type = FL_PARAM_INT, .minimum = -255, .maximum = 255, .default_number = 40,
              .description = "added to every colour channel, clamped to 0..255"},
         };
 
         static const fl_plugin_element elements[] = {
-            {.kind = FL_PLUGIN_FILTER, .name = "\#(n.element)", .version = "0.1.0",
+            {.struct_size = sizeof(fl_plugin_element), .kind = FL_PLUGIN_FILTER, .name = "\#(n.element)", .version = "0.1.0",
              .description = "adds an offset to every colour channel (brighter or darker), alpha kept",
              .formats = formats, .format_count = sizeof formats / sizeof formats[0],
-             .params = params, .param_count = sizeof params / sizeof params[0],
+             .param_stride = sizeof(fl_plugin_param), .params = params, .param_count = sizeof params / sizeof params[0],
              .create = create, .process = process, .destroy = destroy},
         };
 
@@ -166,15 +166,15 @@ extension PluginSkeleton {
         static const int32_t formats[] = {FL_PLUGIN_GRAY8};
 
         static const fl_plugin_param params[] = {
-            {.name = "size", .type = FL_PARAM_FLOAT, .minimum = 0.05, .maximum = 1, .default_number = 0.5,
+            {.struct_size = sizeof(fl_plugin_param), .name = "size", .type = FL_PARAM_FLOAT, .minimum = 0.05, .maximum = 1, .default_number = 0.5,
              .description = "the box's side as a share of the shorter image side"},
         };
 
         static const fl_plugin_element elements[] = {
-            {.kind = FL_PLUGIN_DETECTOR, .name = "\#(n.element)", .version = "0.1.0",
+            {.struct_size = sizeof(fl_plugin_element), .kind = FL_PLUGIN_DETECTOR, .name = "\#(n.element)", .version = "0.1.0",
              .description = "one centred square box scored by its mean brightness (a skeleton to replace)",
              .formats = formats, .format_count = sizeof formats / sizeof formats[0],
-             .params = params, .param_count = sizeof params / sizeof params[0],
+             .param_stride = sizeof(fl_plugin_param), .params = params, .param_count = sizeof params / sizeof params[0],
              .create = create, .detect = detect, .destroy = destroy},
         };
 
@@ -185,7 +185,8 @@ extension PluginSkeleton {
     private static func cPluginAndEntry(_ n: PluginSkeletonNames) -> String {
         #"""
         static const fl_plugin plugin = {
-            .abi_major = FL_PLUGIN_ABI_MAJOR, .abi_minor = FL_PLUGIN_ABI_MINOR, .name = "\#(n.element)",
+            .abi_major = FL_PLUGIN_ABI_MAJOR, .abi_minor = FL_PLUGIN_ABI_MINOR,
+            .struct_size = sizeof(fl_plugin), .element_stride = sizeof(fl_plugin_element), .name = "\#(n.element)",
             .elements = elements, .element_count = sizeof elements / sizeof elements[0],
         };
 

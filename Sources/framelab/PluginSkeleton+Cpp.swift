@@ -43,9 +43,9 @@ extension PluginSkeleton {
 
     private static func cppEntry(_ n: PluginSkeletonNames) -> String {
         #"""
-        // abi_major, abi_minor, name, elements, element_count
-        const fl_plugin plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, "\#(n.element)", elements,
-                                  static_cast<int32_t>(std::size(elements))};
+        // abi_major, abi_minor, struct_size, element_stride, name, elements, element_count
+        const fl_plugin plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, sizeof(fl_plugin), sizeof(fl_plugin_element),
+                                  "\#(n.element)", elements, static_cast<int32_t>(std::size(elements))};
 
         } // namespace
 
@@ -112,17 +112,19 @@ extension PluginSkeleton {
         const int32_t formats[] = {FL_PLUGIN_GRAY8, FL_PLUGIN_BGR8, FL_PLUGIN_BGRA8};
 
         // C++17 has no designated initialisers: fields in framelab_plugin.h's order.
-        // name, type, minimum, maximum, default_number, default_string, choices, description
+        // struct_size, name, type, minimum, maximum, default_number, default_string, choices, description
         const fl_plugin_param params[] = {
-            {"offset", FL_PARAM_INT, -255, 255, 40, nullptr, nullptr, "added to every colour channel, clamped to 0..255"},
+            {sizeof(fl_plugin_param), "offset", FL_PARAM_INT, -255, 255, 40, nullptr, nullptr, "added to every colour channel, clamped to 0..255"},
         };
 
-        // kind, name, version, description, formats, format_count, params, param_count, user_data,
-        // create, output_format, process, detect, destroy
+        // struct_size, kind, name, version, description, formats, format_count, param_stride, params,
+        // param_count, user_data, create, output_format, process, detect, destroy, and ABI 2's
+        // optional process_frame, detect_frame, set_parameter
         const fl_plugin_element elements[] = {
-            {FL_PLUGIN_FILTER, "\#(n.element)", "0.1.0", "adds an offset to every colour channel (brighter or darker), alpha kept",
-             formats, static_cast<int32_t>(std::size(formats)), params, static_cast<int32_t>(std::size(params)), nullptr,
-             create, nullptr, process, nullptr, destroy},
+            {sizeof(fl_plugin_element), FL_PLUGIN_FILTER, "\#(n.element)", "0.1.0",
+             "adds an offset to every colour channel (brighter or darker), alpha kept",
+             formats, static_cast<int32_t>(std::size(formats)), sizeof(fl_plugin_param), params, static_cast<int32_t>(std::size(params)), nullptr,
+             create, nullptr, process, nullptr, destroy, nullptr, nullptr, nullptr},
         };
 
         \#(cppEntry(n))
@@ -190,17 +192,19 @@ extension PluginSkeleton {
         const int32_t formats[] = {FL_PLUGIN_GRAY8};
 
         // C++17 has no designated initialisers: fields in framelab_plugin.h's order.
-        // name, type, minimum, maximum, default_number, default_string, choices, description
+        // struct_size, name, type, minimum, maximum, default_number, default_string, choices, description
         const fl_plugin_param params[] = {
-            {"size", FL_PARAM_FLOAT, 0.05, 1, 0.5, nullptr, nullptr, "the box's side as a share of the shorter image side"},
+            {sizeof(fl_plugin_param), "size", FL_PARAM_FLOAT, 0.05, 1, 0.5, nullptr, nullptr, "the box's side as a share of the shorter image side"},
         };
 
-        // kind, name, version, description, formats, format_count, params, param_count, user_data,
-        // create, output_format, process, detect, destroy
+        // struct_size, kind, name, version, description, formats, format_count, param_stride, params,
+        // param_count, user_data, create, output_format, process, detect, destroy, and ABI 2's
+        // optional process_frame, detect_frame, set_parameter
         const fl_plugin_element elements[] = {
-            {FL_PLUGIN_DETECTOR, "\#(n.element)", "0.1.0", "one centred square box scored by its mean brightness (a skeleton to replace)",
-             formats, static_cast<int32_t>(std::size(formats)), params, static_cast<int32_t>(std::size(params)), nullptr,
-             create, nullptr, nullptr, detect, destroy},
+            {sizeof(fl_plugin_element), FL_PLUGIN_DETECTOR, "\#(n.element)", "0.1.0",
+             "one centred square box scored by its mean brightness (a skeleton to replace)",
+             formats, static_cast<int32_t>(std::size(formats)), sizeof(fl_plugin_param), params, static_cast<int32_t>(std::size(params)), nullptr,
+             create, nullptr, nullptr, detect, destroy, nullptr, nullptr, nullptr},
         };
 
         \#(cppEntry(n))

@@ -103,6 +103,7 @@ struct RunCommand: ParsableCommand {
             throw usageError("--workers must be from 1 to \(Pipeline.maxWorkers), got \(workers)")
         }
         if workers > 1 && pipelining { throw usageError("--workers and --pipelining cannot be combined: pick one") }
+        if workers > 1 && live.tune != nil { throw usageError("--tune needs --workers 1 (a change reaches one instance per stage)") }
         if queueCapacity < 1 { throw usageError("--queue must be at least 1, got \(queueCapacity)") }
         if let runID, runID.isEmpty || runID.contains("/") {
             throw usageError("--run-id must be non-empty and contain no '/', got '\(runID)'")
@@ -138,6 +139,13 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw failure(error)
         }
+        let tuning: LiveTuning?
+        do {
+            tuning = try live.tune.map { try LiveTuning(path: $0, stages: stages) }
+        } catch {
+            throw failure(error)
+        }
+        defer { tuning?.stop() }
         let pipeline = Pipeline(source: source, stages: stages, policy: policy.flatMap(DropPolicy.init),
                                 maxFrames: frames, queueCapacity: queueCapacity, maxFPS: live.maxFPS,
                                 workers: workers, pipelining: pipelining)
@@ -177,6 +185,7 @@ struct RunCommand: ParsableCommand {
                 progress.update(tally)
                 outputs.handle(event)
                 for note in outputs.takeNotes() { recorder?.note(kind: note.kind, detail: note.detail, frame: note.frame) }
+                for change in tuning?.takeApplied() ?? [] { recorder?.note(kind: "param", detail: change.change, frame: change.frame) }
             }
         } catch {
             runError = error

@@ -110,7 +110,7 @@ static const int32_t formats[] = {FL_PLUGIN_GRAY8, FL_PLUGIN_BGR8, FL_PLUGIN_BGR
 #endif
 
 static const fl_plugin_param params[] = {
-    {.name = "gain", .type = FL_PARAM_FLOAT, .minimum = 0, .maximum = 2,
+    {.struct_size = sizeof(fl_plugin_param), .name = "gain", .type = FL_PARAM_FLOAT, .minimum = 0, .maximum = 2,
 #ifdef BROKEN_DEFAULT_OUTSIDE_RANGE
      .default_number = 5,
 #else
@@ -122,19 +122,33 @@ static const fl_plugin_param params[] = {
      .description = "a gain"},
 #endif
 #ifdef BROKEN_DUPLICATE_PARAMETER
-    {.name = "gain", .type = FL_PARAM_INT, .minimum = 0, .maximum = 9, .default_number = 1, .description = "again"},
+    {.struct_size = sizeof(fl_plugin_param), .name = "gain", .type = FL_PARAM_INT, .minimum = 0, .maximum = 9, .default_number = 1, .description = "again"},
 #elif defined(BROKEN_UNKNOWN_TYPE)
-    {.name = "mode", .type = 42, .description = "a mode of a type the ABI does not know"},
+    {.struct_size = sizeof(fl_plugin_param), .name = "mode", .type = 42, .description = "a mode of a type the ABI does not know"},
 #elif defined(BROKEN_ENUM_DEFAULT_WITH_LINE_BREAK)
-    {.name = "mode", .type = FL_PARAM_ENUM, .choices = "fast|slow", .default_string = "fa\nst", .description = "a mode"},
+    {.struct_size = sizeof(fl_plugin_param), .name = "mode", .type = FL_PARAM_ENUM, .choices = "fast|slow", .default_string = "fa\nst", .description = "a mode"},
 #else
-    {.name = "mode", .type = FL_PARAM_ENUM, .choices = "fast|slow", .default_string = "fast", .description = "a mode"},
+    {.struct_size = sizeof(fl_plugin_param), .name = "mode", .type = FL_PARAM_ENUM, .choices = "fast|slow", .default_string = "fast", .description = "a mode"},
 #endif
 };
 
+/* Sizes the ABI 2 host must refuse: an element struct_size below 2.0's, or an element stride
+ * below the elements' struct_size (a plugin that got its sizeof wrong). */
+#ifdef BROKEN_SMALL_STRUCT_SIZE
+#define ELEMENT_SIZE 16
+#else
+#define ELEMENT_SIZE sizeof(fl_plugin_element)
+#endif
+#ifdef BROKEN_SMALL_STRIDE
+#define ELEMENT_STRIDE (sizeof(fl_plugin_element) - 8)
+#else
+#define ELEMENT_STRIDE sizeof(fl_plugin_element)
+#endif
+
 static const fl_plugin_element elements[] = {
-    {.kind = FL_PLUGIN_FILTER, .name = ELEMENT_NAME, .version = "0.1", .description = ELEMENT_DESCRIPTION,
-     .formats = formats, .format_count = 3, .params = params, .param_count = 2,
+    {.struct_size = ELEMENT_SIZE, .kind = FL_PLUGIN_FILTER, .name = ELEMENT_NAME, .version = "0.1",
+     .description = ELEMENT_DESCRIPTION, .formats = formats, .format_count = 3,
+     .param_stride = sizeof(fl_plugin_param), .params = params, .param_count = 2,
      .create = create, .process = process, .destroy = destroy},
 };
 
@@ -144,7 +158,8 @@ static const fl_plugin plugin = {
 #else
     .abi_major = FL_PLUGIN_ABI_MAJOR,
 #endif
-    .abi_minor = FL_PLUGIN_ABI_MINOR, .name = "broken", .elements = elements, .element_count = 1,
+    .abi_minor = FL_PLUGIN_ABI_MINOR, .struct_size = sizeof(fl_plugin), .element_stride = ELEMENT_STRIDE,
+    .name = "broken", .elements = elements, .element_count = 1,
 };
 
 #ifdef BROKEN_NO_ENTRY

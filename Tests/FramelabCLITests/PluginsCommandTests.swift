@@ -37,15 +37,17 @@ import Testing
 
         static const int32_t formats[] = {FL_PLUGIN_BGRA8};
         static const fl_plugin_param params[] = {
-            {.name = "factor", .type = FL_PARAM_FLOAT, .minimum = 0, .maximum = 1, .default_number = 0.5,
+            {.struct_size = sizeof(fl_plugin_param), .name = "factor", .type = FL_PARAM_FLOAT, .minimum = 0, .maximum = 1, .default_number = 0.5,
              .description = "brightness kept"},
         };
         static const fl_plugin_element elements[] = {
-            {.kind = FL_PLUGIN_FILTER, .name = "darken", .version = "0.3.1", .description = "scales brightness down",
-             .formats = formats, .format_count = 1, .params = params, .param_count = 1,
+            {.struct_size = sizeof(fl_plugin_element), .kind = FL_PLUGIN_FILTER, .name = "darken", .version = "0.3.1",
+             .description = "scales brightness down", .formats = formats, .format_count = 1,
+             .param_stride = sizeof(fl_plugin_param), .params = params, .param_count = 1,
              .create = create, .process = process, .destroy = destroy},
         };
-        static const fl_plugin plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, "darken", elements, 1};
+        static const fl_plugin plugin = {FL_PLUGIN_ABI_MAJOR, FL_PLUGIN_ABI_MINOR, sizeof(fl_plugin),
+                                         sizeof(fl_plugin_element), "darken", elements, 1};
 
         FL_PLUGIN_EXPORT const fl_plugin *framelab_plugin_entry(uint32_t major, uint32_t minor) {
             (void)major; (void)minor;
@@ -118,7 +120,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("darken (filter) — scales brightness down"))
         #expect(r.stdout.contains("origin: \(path)"))
-        #expect(r.stdout.contains("plugin ABI: 1.0"))
+        #expect(r.stdout.contains("plugin ABI: 2.0"))
         #expect(r.stdout.contains("factor: float, range 0…1, default 0.5 — brightness kept"))
         let builtIn = try TestSupport.framelab(["plugins", "describe", "sepia"])
         #expect(builtIn.stdout.contains("intensity: float, range 0…1, default 1.0"))
@@ -151,6 +153,8 @@ import Testing
         let cases: [(String, String)] = [
             ("NO_ENTRY", "does not export 'framelab_plugin_entry'"),
             ("ABI_MAJOR", "major versions must match"),
+            ("SMALL_STRUCT_SIZE", "element #0: struct_size 16 is smaller than ABI 2.0's"),
+            ("SMALL_STRIDE", "fl_plugin.element_stride"),
             ("DEFAULT_OUTSIDE_RANGE", "parameter 'gain' default 5.0 is outside 0…2"),
             ("DUPLICATE_PARAMETER", "parameter 'gain' is declared twice"),
             ("UNKNOWN_TYPE", "parameter 'mode' has unknown type 42"),

@@ -20,7 +20,7 @@ import Testing
         let crashes = try PluginBuilder.broken("CONSTRUCTOR_CRASH", element: "crashes", in: dir)
         _ = try PluginBuilder.compile(PluginBuilder.exampleC, name: "invert", in: dir)
         let catalog = PluginCatalog.discover(searchPath: [dir.path])
-        #expect(catalog.elements.map(\.info.name) == ["negative", "noop"])
+        #expect(catalog.elements.map(\.info.name) == ["negative", "noop", "fade-in"])
         #expect(catalog.problems.count == 2)
         let exitLine = try #require(catalog.problems.first { $0.hasPrefix(exits) })
         #expect(exitLine.contains("exited with status 42 while loading the file"), "\(exitLine)")

@@ -25,7 +25,7 @@ import Testing
         let library = try PluginLibrary(path: PluginBuilder.compile(PluginBuilder.exampleC, name: "invert", in: dir))
         #expect(library.name == "c-invert")
         #expect(library.abiVersion == PluginABI.versionText)
-        #expect(library.elements.map(\.info.name) == ["negative", "noop"])
+        #expect(library.elements.map(\.info.name) == ["negative", "noop", "fade-in"])
         let amount = try #require(library.elements[0].info.parameters.first)
         #expect(amount.name == "amount" && amount.type == .float && amount.rangeText == "0…1" && amount.defaultValue == .float(1))
         #expect(library.elements[0].info.formats == [.gray8, .bgr8, .bgra8])
@@ -48,6 +48,14 @@ import Testing
 
     @Test func abiMajorMismatch() throws {
         try expectRejected("ABI_MAJOR", mentions: ["built for plugin ABI \(PluginABI.major + 1).", "major versions must match"])
+    }
+
+    @Test func structSizeBelowABI2IsRefused() throws {
+        try expectRejected("SMALL_STRUCT_SIZE", mentions: ["element #0: struct_size 16 is smaller than ABI 2.0's", "sizeof"])
+    }
+
+    @Test func strideBelowTheStructSizeIsRefused() throws {
+        try expectRejected("SMALL_STRIDE", mentions: ["fl_plugin.element_stride", "smaller than ABI 2.0's struct size"])
     }
 
     @Test func defaultOutsideRange() throws {

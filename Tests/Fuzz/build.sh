@@ -56,11 +56,13 @@ extra_module() {
             Sources/FramelabDetection/{SlidingWindowSettings,DetectionAccuracy,DetectorParameters,Detection}.swift
         link=("$out/modules/FramelabDetection.o") ;;
     plugin-description)
-        # The description checker and the record the discovery worker sends; no dlopen.
-        module_map CFramelabPlugin Sources/CFramelabPlugin/include/framelab_plugin.h
+        # The description layouts (ABI 2 sizes and strides, the frozen 1.0 structs), the
+        # checker and the record the discovery worker sends; no dlopen. The 1.0 layout
+        # header includes framelab_plugin.h, so one header makes the whole module.
+        module_map CFramelabPlugin Sources/CFramelabPlugin/include/framelab_plugin_v1_layout.h
         cflags=(-Xcc "-fmodule-map-file=$out/modules/CFramelabPlugin/module.modulemap")
-        deps=(Sources/CFramelabPlugin/include/framelab_plugin.h)
-        module FramelabPluginHost Sources/FramelabPluginHost/{PluginDescriptionReader,PluginElementInfo}.swift \
+        deps=(Sources/CFramelabPlugin/include/framelab_plugin.h Sources/CFramelabPlugin/include/framelab_plugin_v1_layout.h)
+        module FramelabPluginHost Sources/FramelabPluginHost/{PluginDescriptionLayout,PluginDescriptionReader,PluginElementInfo,PluginABI}.swift \
             Sources/FramelabPluginHost/Discovery/PluginElementRecord.swift
         link=("$out/modules/FramelabPluginHost.o") ;;
     hdf5)

@@ -1,4 +1,4 @@
-/* framelab_plugin.h — the Framelab plugin ABI, version 1.0.
+/* framelab_plugin.h — the Framelab plugin ABI, version 2.0.
  *
  * A plugin is a shared library (cc -shared -fPIC) that includes only this header and
  * exports one function, framelab_plugin_entry, returning a description of one or more
@@ -16,8 +16,25 @@
  *  - One instance is used by one thread at a time; different instances may run in
  *    parallel. create/destroy bracket an instance's life.
  *
- * ABI versioning: a host accepts a plugin whose major version equals its own and whose
- * minor version is not newer than its own. Minor versions only append fields.
+ * ABI versioning: a host accepts a plugin whose major version it speaks (this host: 2,
+ * and 1 through a frozen copy of the 1.0 layouts) and whose minor version is not newer
+ * than its own. Minor versions only append fields at the end of a struct, so:
+ *  - every struct the host reads from a plugin starts with (fl_plugin: follows the ABI
+ *    version with) its own struct_size, which the plugin sets with sizeof;
+ *  - an array of structs comes with its stride (fl_plugin.element_stride,
+ *    fl_plugin_element.param_stride), also set with sizeof, and the host walks the array
+ *    by that stride, not by its own sizeof;
+ *  - the host reads only the fields that lie within a struct's struct_size: a field a
+ *    newer minor appended reads as absent (NULL/0) from an older plugin, and fields a
+ *    newer plugin appended are skipped by an older host.
+ * Structs the host fills in for the plugin (fl_plugin_image, fl_plugin_value,
+ * fl_plugin_detection slots) keep their layout for the whole major version.
+ * A struct_size below this major version's first (2.0) size, or a stride below the
+ * struct_size, is refused when the plugin is checked.
+ *
+ * New in 2.0: struct_size and strides; per-frame information (fl_plugin_frame: index,
+ * timestamps) through process_frame / detect_frame; set_parameter, so a parameter can
+ * change between frames without re-creating the instance.
  */
 #ifndef FRAMELAB_PLUGIN_H
 #define FRAMELAB_PLUGIN_H
@@ -29,7 +46,7 @@
 extern "C" {
 #endif
 
-#define FL_PLUGIN_ABI_MAJOR 1
+#define FL_PLUGIN_ABI_MAJOR 2
 #define FL_PLUGIN_ABI_MINOR 0
 
 /* The one exported symbol, and its name as a string for dlsym. */
@@ -81,6 +98,7 @@ typedef struct fl_plugin_image {
  * (use -INFINITY/INFINITY for "unbounded"); BOOL ranges are ignored. The default is
  * default_number for FLOAT/INT/BOOL (0 or 1), default_string for ENUM/STRING. */
 typedef struct fl_plugin_param {
+    uint32_t struct_size;       /* sizeof(fl_plugin_param) */
     const char *name;           /* letters, digits, '_' or '-'; unique in the element */
     int32_t type;               /* FL_PARAM_* */
     double minimum;
@@ -91,8 +109,10 @@ typedef struct fl_plugin_param {
     const char *description;    /* one line */
 } fl_plugin_param;
 
-/* A parameter value handed to create(), one per parameter, in description order:
- * number for FLOAT/INT/BOOL, string for ENUM/STRING (valid during the call only). */
+/* A parameter value handed to create(), one per parameter, in description order, and to
+ * set_parameter(), one at a time: number for FLOAT/INT/BOOL, string for ENUM/STRING
+ * (valid during the call only). Values are checked against the declared type and range
+ * before the plugin sees them. */
 typedef struct fl_plugin_value {
     double number;
     const char *string;
@@ -118,13 +138,25 @@ typedef struct fl_plugin_detection {
     fl_plugin_point mouth;
 } fl_plugin_detection;
 
+/* Where a frame sits in its stream, handed to process_frame / detect_frame. The host
+ * sets struct_size to its own sizeof; a plugin reads a field only when it lies within. */
+typedef struct fl_plugin_frame {
+    uint32_t struct_size;
+    uint32_t reserved;           /* 0 */
+    int64_t index;               /* position in the source's stream, from 0, counting dropped frames */
+    int64_t pts_ns;              /* presentation time, nanoseconds from the start of the stream */
+    uint64_t arrival_ns;         /* when the frame arrived from its source, monotonic clock, nanoseconds */
+} fl_plugin_frame;
+
 typedef struct fl_plugin_element {
+    uint32_t struct_size;        /* sizeof(fl_plugin_element) */
     int32_t kind;                /* FL_PLUGIN_FILTER or FL_PLUGIN_DETECTOR */
     const char *name;            /* as typed after --filter; letters, digits, '_', '-', '.' */
     const char *version;         /* the element's own version, e.g. "1.2.0" */
     const char *description;     /* one line */
     const int32_t *formats;      /* accepted input formats */
     int32_t format_count;
+    uint32_t param_stride;       /* sizeof(fl_plugin_param): bytes between params[i] and params[i + 1] */
     const fl_plugin_param *params;
     int32_t param_count;
     void *user_data;             /* passed to create() unchanged */
@@ -151,12 +183,34 @@ typedef struct fl_plugin_element {
                                char *err, size_t err_len);
 
     void (*destroy)(void *instance);
+
+    /* ---- 2.0 ---- */
+
+    /* Filters, optional: process with the frame's index and timestamps. When set, the host
+     * calls it instead of process (which may then be NULL). */
+    fl_plugin_status (*process_frame)(void *instance, const fl_plugin_frame *frame,
+                                      const fl_plugin_image *input, fl_plugin_image *output,
+                                      char *err, size_t err_len);
+
+    /* Detectors, optional: detect with the frame's index and timestamps, instead of detect. */
+    fl_plugin_status (*detect_frame)(void *instance, const fl_plugin_frame *frame,
+                                     const fl_plugin_image *input, fl_plugin_detection *detections,
+                                     int32_t capacity, int32_t *count, char *err, size_t err_len);
+
+    /* Optional: changes parameter `index` (description order) of a live instance between
+     * frames. The value is checked like create's. Returning FL_PLUGIN_UNSUPPORTED (or
+     * leaving this NULL) makes the host destroy the instance and create a new one with
+     * the new values; any other failure keeps the old value and reports the message. */
+    fl_plugin_status (*set_parameter)(void *instance, int32_t index, const fl_plugin_value *value,
+                                      char *err, size_t err_len);
 } fl_plugin_element;
 
 /* What framelab_plugin_entry returns. */
 typedef struct fl_plugin {
     uint32_t abi_major;          /* FL_PLUGIN_ABI_MAJOR the plugin was built against */
-    uint32_t abi_minor;
+    uint32_t abi_minor;          /* (these two stay first in every major version) */
+    uint32_t struct_size;        /* sizeof(fl_plugin) */
+    uint32_t element_stride;     /* sizeof(fl_plugin_element): bytes between elements[i] and elements[i + 1] */
     const char *name;            /* the library's name, for messages */
     const fl_plugin_element *elements;
     int32_t element_count;

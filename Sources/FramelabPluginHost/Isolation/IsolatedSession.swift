@@ -10,7 +10,8 @@ import FramelabElements
 final class IsolatedSession {
     static let pageSize = 4096
     let element: PluginElement
-    let arguments: [String]
+    /// The values as `name=value` texts: what a (re)started worker is given.
+    private(set) var arguments: [String]
     let options: IsolationOptions
     private let shared: SharedMemoryFile
     private(set) var mapping: SharedMapping?
@@ -85,11 +86,21 @@ final class IsolatedSession {
         return layout.input
     }
 
+    /// Changes a parameter in the worker's instance between frames (checked here first, so
+    /// a bad value is refused without a round trip); a worker started later gets it too.
+    /// Returns how many instances the worker has created (1: every change was taken live).
+    func setParameter(_ name: String, to text: String) throws -> Int {
+        _ = try element.liveChange(name, text)
+        let response = try call(WorkerRequest(operation: WorkerRequest.Operation.setParameter.rawValue), text: "\(name)=\(text)")
+        arguments = arguments.filter { !$0.hasPrefix(name + "=") } + ["\(name)=\(text)"]
+        return Int(response.instancesCreated)
+    }
+
     /// Sends a request to a live worker, starting one if allowed.
-    func call(_ request: WorkerRequest) throws -> WorkerResponse {
+    func call(_ request: WorkerRequest, text: String = "") throws -> WorkerResponse {
         let live = try liveWorker()
         do {
-            return try live.call(request, timeout: options.timeoutMilliseconds)
+            return try live.call(request, text: text, timeout: options.timeoutMilliseconds)
         } catch let error as FramelabError {
             if !live.isRunning { endedBecause = error.message }
             throw error

@@ -43,8 +43,16 @@ public enum PluginWorker {
                 try FileDescriptorIO.read(requests, into: $0.baseAddress!, count: $0.count)
             }
             guard r == .complete else { return 0 }  // the host is gone or done
+            var text = ""
+            if request.textLength > 0 {
+                guard request.textLength <= WorkerRequest.maximumText else { return 1 }
+                var bytes = [UInt8](repeating: 0, count: Int(request.textLength))
+                let t = try? bytes.withUnsafeMutableBytes { try FileDescriptorIO.read(requests, into: $0.baseAddress!, count: $0.count) }
+                guard t == .complete else { return 0 }
+                text = String(decoding: bytes, as: UTF8.self)
+            }
             do {
-                let response = try session.handle(request)
+                let response = try session.handle(request, text: text)
                 reply(responses, response, message: "")
             } catch {
                 let kind = (error as? FramelabError)?.kind
@@ -97,7 +105,13 @@ public enum PluginWorker {
             detector = element.info.kind == .detector ? try PluginDetector(element: element, values: values) : nil
         }
 
-        func handle(_ request: WorkerRequest) throws -> WorkerResponse {
+        func handle(_ request: WorkerRequest, text: String) throws -> WorkerResponse {
+            if request.operation == WorkerRequest.Operation.setParameter.rawValue {
+                guard let eq = text.firstIndex(of: "=") else { throw FramelabError(.processing, "worker got a malformed parameter change") }
+                let tunable: any TunableElement = filter ?? detector!
+                try tunable.setParameter(String(text[..<eq]), to: String(text[text.index(after: eq)...]))
+                return WorkerResponse(instancesCreated: Int32(filter?.instancesCreated ?? detector!.instancesCreated))
+            }
             let size = Int(request.mappedSize)
             if size > 0 && mapping?.size != size {
                 mapping = nil
@@ -106,13 +120,14 @@ public enum PluginWorker {
             let input = try image(request.input)
             if let filter {
                 let out = try image(request.output)
-                let result = try filter.process(input, into: out, canary: try canary(after: request.output, spare: request.outputSpare))
+                let result = try filter.process(input, into: out, canary: try canary(after: request.output, spare: request.outputSpare),
+                                                stamp: request.stamp)
                 if result.sharesPixels(with: input) { return WorkerResponse(passThrough: 1) }
                 // The plugin answered from its own memory: copy into the slot (the rare path).
                 if !result.sharesPixels(with: out) { out.copyPixels(from: result) }
                 return WorkerResponse()
             }
-            let found = try detector!.detect(input)
+            let found = try detector!.detect(input, stamp: request.stamp)
             let capacity = Int(request.detectionCapacity)
             guard let map = mapping, Int(request.detectionOffset) + capacity * MemoryLayout<fl_plugin_detection>.stride <= map.size else {
                 throw FramelabError(.processing, "worker got a malformed detection slot")

@@ -49,13 +49,26 @@ final class PluginWorkerClient {
     }
 
     /// Sends one request and waits for its answer.
-    func call(_ request: WorkerRequest, timeout: Int) throws -> WorkerResponse {
+    /// `text` (setParameter's `name=value`) follows the header in the same packet.
+    func call(_ request: WorkerRequest, text: String = "", timeout: Int) throws -> WorkerResponse {
         guard isRunning else { throw FramelabError(.processing, "element \(element.label): worker is not running") }
         var r = request
-        let sent = try withUnsafeBytes(of: &r) { try FileDescriptorIO.send(channel, from: $0.baseAddress!, count: $0.count) }
+        let bytes = Array(text.utf8)
+        guard bytes.count <= WorkerRequest.maximumText else {
+            throw FramelabError(.badInput, "element \(element.label): a parameter change of \(bytes.count) bytes (at most \(WorkerRequest.maximumText))")
+        }
+        r.textLength = Int32(bytes.count)
+        var packet = withUnsafeBytes(of: &r) { Array($0) }
+        packet += bytes
+        let sent = try packet.withUnsafeBytes { try FileDescriptorIO.send(channel, from: $0.baseAddress!, count: $0.count) }
         guard sent else { throw died(doing: "receiving a frame") }
-        return try receive(timeout: timeout, doing: request.operation == WorkerRequest.Operation.detect.rawValue
-                           ? "detecting" : "processing a frame")
+        let doing: String
+        switch WorkerRequest.Operation(rawValue: request.operation) {
+        case .detect: doing = "detecting"
+        case .setParameter: doing = "changing a parameter"
+        default: doing = "processing a frame"
+        }
+        return try receive(timeout: timeout, doing: doing)
     }
 
     private func receive(timeout: Int, doing: String) throws -> WorkerResponse {

@@ -3,28 +3,51 @@ import Foundation
 import FramelabCore
 @testable import FramelabPluginHost
 
-/// The plugin description checker (PluginDescriptionReader) on a description built from
-/// the input the way a plugin's static data would be: fl_plugin_element structures with
-/// names, versions and descriptions of any bytes (NUL-terminated, as the ABI requires; a
-/// NUL inside cuts them short), any kind, function pointers present or not, format and
-/// parameter arrays present or missing with counts that match, fall short or are negative,
-/// and parameters of every type with ranges and defaults from special values (NaN, ±∞,
-/// 2^63, −0) or raw bits. Nothing is loaded with dlopen; the checker never calls an
-/// element's functions except output_format, answered from the input too.
+/// The plugin description reader (PluginDescriptionLayout, then PluginDescriptionReader)
+/// on a description built from the input the way a plugin's static data would be:
+/// fl_plugin_element structures with names, versions and descriptions of any bytes
+/// (NUL-terminated, as the ABI requires; a NUL inside cuts them short), any kind, function
+/// pointers present or not, format and parameter arrays present or missing with counts that
+/// match, fall short or are negative, and parameters of every type with ranges and defaults
+/// from special values (NaN, ±∞, 2^63, −0) or raw bits. The description is then laid out in
+/// memory as a plugin would have: as ABI 2.0 (exact sizes), as a newer 2.x minor (larger
+/// structs and strides, junk in the appended bytes), with a struct_size below 2.0's or a
+/// stride below the struct_size, or in the frozen ABI 1.0 layout. Nothing is loaded with
+/// dlopen; the checker never calls an element's functions except output_format, answered
+/// from the input too.
 ///
-/// Besides the harness's rule for errors: a description the checker accepts has a one-line
-/// description and one-line parameter descriptions (what `plugins list` prints), and its
-/// record (what the discovery worker sends the host as JSON) reads back to the same record.
+/// Besides the harness's rule for errors: a layout with sizes below 2.0's is refused; any
+/// other layout reads back every field the plugin wrote; a description the checker accepts
+/// has a one-line description and one-line parameter descriptions (what `plugins list`
+/// prints), and its record (what the discovery worker sends the host as JSON) reads back to
+/// the same record.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = DescriptionBytes(FuzzInput.bytes(data, size))
     let path = "/plugins/fuzz.so"
     let count = 1 + input.byte() % 3
     let elements = (0..<count).map { _ in input.element() }
+    // Read last, so older corpus files (which end before it) mean the exact 2.0 layout.
+    let layout = DescriptionLayout(&input)
     defer { input.free() }
-    for (index, element) in elements.enumerated() {
+    let plugin = layout.lay(elements, owner: &input)
+    let description: PluginDescription
+    do {
+        description = try PluginDescriptionLayout.read(plugin, path: path)
+    } catch let error as FramelabError {
+        guard layout.isBroken else { fatalError("refused a well-formed layout \(layout): \(error.message)") }
+        if !error.message.hasPrefix(path) || error.message.contains(where: \.isNewline) {
+            fatalError("a layout error that is not one line naming the file: \(error.message.debugDescription)")
+        }
+        return 0
+    } catch {
+        fatalError("threw \(error)")
+    }
+    if layout.isBroken { fatalError("accepted a layout with sizes below ABI 2.0's: \(layout)") }
+    for (index, (element, read)) in zip(elements, description.elements).enumerated() {
+        layout.expectSameFields(element, read.element)
         FuzzInput.check(naming: path) {
-            let info = try PluginDescriptionReader.read(element, index: index, path: path, abiVersion: "1.0")
+            let info = try PluginDescriptionReader.read(read, index: index, path: path, abiVersion: description.abiVersion)
             if info.summary.contains(where: \.isNewline) { fatalError("accepted a description of several lines: \(info.summary.debugDescription)") }
             for p in info.parameters where p.summary.contains(where: \.isNewline) {
                 fatalError("accepted a parameter description of several lines: \(p.summary.debugDescription)")
@@ -40,6 +63,103 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
+/// How the description is laid out in memory, chosen by one input byte (0: exact 2.0).
+struct DescriptionLayout: CustomStringConvertible {
+    enum Mode: Int { case exact = 0, newerMinor, smallStructSize, smallStride, version1 }
+    let mode: Mode
+    /// Bytes appended to each struct by a "newer minor" (and taken off by a broken one).
+    let extra: Int
+    let junk: UInt8
+
+    init(_ input: inout DescriptionBytes) {
+        let b = input.byte()
+        mode = Mode(rawValue: b % 5)!
+        extra = 8 * (1 + (b / 5) % 8)
+        junk = UInt8(truncatingIfNeeded: input.byte() | 0x80)
+    }
+
+    var isBroken: Bool { mode == .smallStructSize || mode == .smallStride }
+    var description: String { "\(mode), extra \(extra)" }
+
+    /// The description as a plugin's memory (owned by `owner`): the fl_plugin to read.
+    func lay(_ elements: [fl_plugin_element], owner: inout DescriptionBytes) -> UnsafeRawPointer {
+        if mode == .version1 { return layVersion1(elements, owner: &owner) }
+        let hostElement = MemoryLayout<fl_plugin_element>.stride, hostParam = MemoryLayout<fl_plugin_param>.stride
+        let grow = mode == .newerMinor ? extra : 0
+        let elementSize = mode == .smallStructSize ? hostElement - extra : hostElement + grow
+        let elementStride = mode == .smallStride ? hostElement + grow - 8 : hostElement + grow
+        let paramSize = hostParam + grow, paramStride = hostParam + grow
+        let array = owner.allocate(bytes: max(1, elements.count * elementStride), junk: junk)
+        for (i, element) in elements.enumerated() {
+            var e = element
+            e.struct_size = UInt32(max(0, elementSize))
+            e.param_stride = UInt32(paramStride)
+            if let params = e.params {
+                let n = max(0, Int(e.param_count))
+                let packed = owner.allocate(bytes: max(1, n * paramStride), junk: junk)
+                for j in 0..<n {
+                    var p = params[j]
+                    p.struct_size = UInt32(paramSize)
+                    withUnsafeBytes(of: &p) { (packed + j * paramStride).copyMemory(from: $0.baseAddress!, byteCount: min(hostParam, paramSize)) }
+                }
+                e.params = UnsafeRawPointer(packed).assumingMemoryBound(to: fl_plugin_param.self)
+            }
+            withUnsafeBytes(of: &e) { (array + i * elementStride).copyMemory(from: $0.baseAddress!, byteCount: min(hostElement, elementStride)) }
+        }
+        let plugin = owner.allocate(bytes: MemoryLayout<fl_plugin>.stride + grow, junk: junk)
+        var p = fl_plugin(abi_major: UInt32(FL_PLUGIN_ABI_MAJOR), abi_minor: UInt32(FL_PLUGIN_ABI_MINOR),
+                          struct_size: UInt32(MemoryLayout<fl_plugin>.stride + grow), element_stride: UInt32(elementStride),
+                          name: nil, elements: UnsafeRawPointer(array).assumingMemoryBound(to: fl_plugin_element.self),
+                          element_count: Int32(elements.count))
+        withUnsafeBytes(of: &p) { plugin.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return UnsafeRawPointer(plugin)
+    }
+
+    /// The same description in the frozen 1.0 structs.
+    private func layVersion1(_ elements: [fl_plugin_element], owner: inout DescriptionBytes) -> UnsafeRawPointer {
+        let array = owner.allocate(bytes: max(1, elements.count) * MemoryLayout<fl_plugin_v1_element>.stride, junk: 0)
+            .bindMemory(to: fl_plugin_v1_element.self, capacity: max(1, elements.count))
+        for (i, e) in elements.enumerated() {
+            var params: UnsafePointer<fl_plugin_v1_param>?
+            if let source = e.params {
+                let n = max(0, Int(e.param_count))
+                let packed = owner.allocate(bytes: max(1, n) * MemoryLayout<fl_plugin_v1_param>.stride, junk: 0)
+                    .bindMemory(to: fl_plugin_v1_param.self, capacity: max(1, n))
+                for j in 0..<n {
+                    let q = source[j]
+                    packed[j] = fl_plugin_v1_param(name: q.name, type: q.type, minimum: q.minimum, maximum: q.maximum,
+                                                   default_number: q.default_number, default_string: q.default_string,
+                                                   choices: q.choices, description: q.description)
+                }
+                params = UnsafePointer(packed)
+            }
+            array[i] = fl_plugin_v1_element(kind: e.kind, name: e.name, version: e.version, description: e.description,
+                                            formats: e.formats, format_count: e.format_count, params: params,
+                                            param_count: e.param_count, user_data: e.user_data, create: e.create,
+                                            output_format: e.output_format, process: e.process, detect: e.detect,
+                                            destroy: e.destroy)
+        }
+        let plugin = owner.allocate(bytes: MemoryLayout<fl_plugin_v1>.stride, junk: 0)
+        plugin.bindMemory(to: fl_plugin_v1.self, capacity: 1).pointee = fl_plugin_v1(
+            abi_major: 1, abi_minor: 0, name: nil, elements: UnsafePointer(array), element_count: Int32(elements.count))
+        return UnsafeRawPointer(plugin)
+    }
+
+    /// The fields the host copied are the ones the plugin wrote (the parameters are checked
+    /// by the reader, which sees only the copies).
+    func expectSameFields(_ wrote: fl_plugin_element, _ read: fl_plugin_element) {
+        guard wrote.kind == read.kind, wrote.name == read.name, wrote.version == read.version,
+              wrote.description == read.description, wrote.formats == read.formats, wrote.format_count == read.format_count,
+              wrote.param_count == read.param_count, wrote.user_data == read.user_data,
+              (wrote.create == nil) == (read.create == nil), (wrote.destroy == nil) == (read.destroy == nil),
+              (wrote.process == nil) == (read.process == nil), (wrote.detect == nil) == (read.detect == nil),
+              (wrote.output_format == nil) == (read.output_format == nil),
+              read.process_frame == nil, read.detect_frame == nil, read.set_parameter == nil else {
+            fatalError("the \(self) layout read back different fields")
+        }
+    }
+}
+
 /// The input read front to back as the fields of a description; past its end every byte is 0.
 /// Owns the C memory it hands out (strings, arrays, the output_format answers).
 struct DescriptionBytes {
@@ -48,6 +168,14 @@ struct DescriptionBytes {
     private var owned: [UnsafeMutableRawPointer] = []
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// `bytes` of memory filled with `junk`, freed with the rest.
+    mutating func allocate(bytes: Int, junk: UInt8) -> UnsafeMutableRawPointer {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+        p.initializeMemory(as: UInt8.self, repeating: junk, count: bytes)
+        owned.append(p)
+        return p
+    }
 
     mutating func byte() -> Int {
         defer { at += 1 }
