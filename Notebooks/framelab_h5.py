@@ -280,13 +280,13 @@ def latency(path: str, run: str | None = None) -> pd.DataFrame:
 
 
 #: The columns of stage_summary (also when the run has no stages: a version-2 bench run).
-SUMMARY_COLUMNS = ["stage", "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "mean_fps",
+SUMMARY_COLUMNS = ["stage", "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "capacity_fps",
                    *(f"over_{fps}" for fps in BUDGETS_MS)]
 
 
 def stage_summary(path: str, run: str | None = None) -> pd.DataFrame:
-    """Per stage what `framelab report` prints: frames, p50/p95/p99/max ms, mean fps and
-    the share of frames over each budget (columns over_24, over_30, over_60); NaN for a
+    """Per stage what `framelab report` prints: frames, p50/p95/p99/max ms, capacity fps
+    (1000 / mean ms: what the stage alone could sustain, not the run's rate) and the share of frames over each budget (columns over_24, over_30, over_60); NaN for a
     stage that timed no frame. Version-2 bench runs have no stages (their repetitions are
     in bench_repetitions)."""
     t = timings(path, run)
@@ -297,7 +297,7 @@ def stage_summary(path: str, run: str | None = None) -> pd.DataFrame:
         row = {"stage": name, "frames": len(ms)}
         if len(ms):
             p50, p95, p99 = np.percentile(ms, [50, 95, 99])
-            row.update(p50_ms=p50, p95_ms=p95, p99_ms=p99, max_ms=ms.max(), mean_fps=1000 / ms.mean())
+            row.update(p50_ms=p50, p95_ms=p95, p99_ms=p99, max_ms=ms.max(), capacity_fps=1000 / ms.mean())
         for fps, budget in BUDGETS_MS.items():
             row[f"over_{fps}"] = float((ms > budget).mean()) if len(ms) else 0.0
         rows.append(row)

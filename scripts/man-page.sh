@@ -1,24 +1,17 @@
 #!/usr/bin/env bash
-# Writes framelab's manual page, .build/man/framelab.1 — one page with every subcommand and
-# option, made from the same help text `--help` prints by swift-argument-parser's
-# generate-manual plugin (`swift package generate-manual`). Read it with
-# `man -l .build/man/framelab.1`; install it with
+# Writes framelab's manual page, .build/man/framelab.1 — one page with every visible
+# subcommand and option, made by scripts/man-page.py from the command tree the release
+# binary prints with --experimental-dump-help (the same help text `--help` prints).
+# Read it with `man -l .build/man/framelab.1`; install it with
 # `install -Dm644 .build/man/framelab.1 /usr/local/share/man/man1/framelab.1`.
-# scripts/build.sh runs this after the release build (the plugin builds its tool once).
-# The generator drops non-ASCII characters ("…", "—", "−") from the text.
+# scripts/build.sh runs this after the release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-generated=.build/plugins/GenerateManual/outputs/framelab/framelab.1
-rm -f "$generated"
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-if ! swift package generate-manual >"$log" 2>&1 || [ ! -s "$generated" ]; then
-    grep -Ev '^\[[0-9]+/[0-9]+\] ' "$log" >&2
-    echo "man-page: swift package generate-manual did not write $generated" >&2
+binary=.build/release/framelab
+if [ ! -x "$binary" ]; then
+    echo "man-page: $binary is missing: build first (swift build -c release)" >&2
     exit 1
 fi
 mkdir -p .build/man
-# A blank line in the help text (between paragraphs of a discussion) is a paragraph break in
-# mdoc: `.Pp`, which man renders without "mdoc warning: Empty input line".
-sed 's/^$/.Pp/' "$generated" > .build/man/framelab.1
+python3 scripts/man-page.py "$binary" .build/man/framelab.1
 echo "man-page: wrote .build/man/framelab.1 (man -l .build/man/framelab.1)"

@@ -10,7 +10,7 @@ extension PluginCatalog {
     public func detectorRegistry(isolation: IsolationOptions? = nil) -> (registry: DetectorRegistry, clashes: [String: String]) {
         var registry = DetectorRegistry.builtIns
         registry.unknownNameHint = unknownNameHint
-        let clashes = nameClashes(builtIns: registry.descriptors.map { ($0.name, $0.origin) })
+        let clashes = nameClashes()
         for e in elements where e.info.kind == .detector && clashes[e.info.name] == nil {
             // Unique by the check above, so registering cannot clash.
             try? registry.register(Self.detectorDescriptor(e, isolation: isolation))

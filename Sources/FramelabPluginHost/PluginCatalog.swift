@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FramelabCore
+import FramelabDetection
 import FramelabElements
 import FramelabFilters
 
@@ -156,7 +157,7 @@ public struct PluginCatalog: Sendable {
     public func registry(isolation: IsolationOptions? = nil) -> (registry: FilterRegistry, clashes: [String: String]) {
         var registry = FilterRegistry.builtIns
         registry.unknownNameHint = unknownNameHint
-        let clashes = nameClashes(builtIns: registry.descriptors.map { ($0.name, $0.origin) })
+        let clashes = nameClashes()
         for e in elements where e.info.kind == .filter && clashes[e.info.name] == nil {
             // Unique by the check above, so registering cannot clash.
             try? registry.register(Self.descriptor(e, isolation: isolation))
@@ -164,10 +165,14 @@ public struct PluginCatalog: Sendable {
         return (registry, clashes)
     }
 
-    /// Names defined more than once among `builtIns` (name, origin) and every plugin element,
-    /// whatever its kind, each with a one-line message naming every origin (`ElementNameClash`).
-    func nameClashes(builtIns: [(name: String, origin: String)]) -> [String: String] {
-        ElementNameClash.find(builtIns + elements.map { ($0.info.name, $0.info.path) })
+    /// Names defined more than once among the built-in filters, the built-in detectors and
+    /// every plugin element, whatever its kind, each with a one-line message naming every
+    /// origin (`ElementNameClash`). Both registries use the same answer, so a plugin filter
+    /// named like a built-in detector is refused as a filter too, not only as a detector.
+    func nameClashes() -> [String: String] {
+        let builtIns = FilterRegistry.builtIns.descriptors.map { ($0.name, $0.origin) }
+            + DetectorRegistry.builtIns.descriptors.map { ($0.name, $0.origin) }
+        return ElementNameClash.find(builtIns + elements.map { ($0.info.name, $0.info.path) })
     }
 
     /// A filter element as a registry entry; instances run in-process or isolated.

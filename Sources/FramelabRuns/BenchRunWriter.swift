@@ -56,7 +56,7 @@ public final class BenchRunWriter {
     /// Creates the run with its rows and summary attributes.
     public func record(_ report: BenchReport) throws {
         var attributes = self.attributes
-        attributes["bench_json"] = .string(report.json())
+        attributes["bench_json"] = .string(try FramelabJSON.encode(report.document, pretty: false))
         attributes["skipped"] = .strings(report.skipped)
         attributes["goals"] = .strings(report.goalChecks().map { "\($0.met ? "met" : "not met"): \($0.goal): \($0.measured)" })
         let writer = try file.createRun(id: runID, attributes: attributes, stageNames: [], tables: [BenchResultRow.layout])

@@ -12,8 +12,9 @@ public struct RunSummary: Encodable, Sendable {
         public let p95_ms: Double
         public let p99_ms: Double
         public let max_ms: Double
-        /// Frames per second the stage alone could sustain: 1000 / mean ms (not the run's rate: see `fps`).
-        public let mean_fps: Double
+        /// Frames per second the stage alone could sustain: 1000 / mean ms (not the run's rate: see
+        /// `fps`). Called mean_fps before 2026-11-26, a name readers took for the run's rate.
+        public let capacity_fps: Double
         /// Share (0…1) of frames whose duration exceeds each budget, keyed by fps ("24", "30", "60").
         public let over_budget: [String: Double]
 
@@ -24,7 +25,7 @@ public struct RunSummary: Encodable, Sendable {
             p95_ms = s.percentile(95)
             p99_ms = s.percentile(99)
             max_ms = s.max
-            mean_fps = s.mean > 0 ? 1000 / s.mean : 0
+            capacity_fps = s.mean > 0 ? 1000 / s.mean : 0
             var over: [String: Double] = [:]
             for fps in FrameBudget.rates { over[String(fps)] = s.shareAbove(FrameBudget.milliseconds(fps: fps)) }
             over_budget = over

@@ -100,7 +100,7 @@ struct BenchDetectorsCommand: ParsableCommand {
                 if !json { speed?.printText() }
             }
             guard chosen.contains(.cascades) || chosen.contains(.threads) else {
-                if json { try printJSON([], nil, speed) }
+                if json { try printDocument([], nil, speed) }
                 return
             }
             let data = try FaceDataset.load(Checkout.resolveDataset(dataset))
@@ -119,7 +119,7 @@ struct BenchDetectorsCommand: ParsableCommand {
                 scaling = try DetectorBenchmark.evaluationScaling(dataset: composite, detectors: specs, repeats: max(1, repeats / 2))
             }
             if json {
-                try printJSON(rows, scaling, speed)
+                try printDocument(rows, scaling, speed)
             } else {
                 printText(rows, scaling)
             }
@@ -161,21 +161,39 @@ struct BenchDetectorsCommand: ParsableCommand {
         return out
     }
 
-    private func printJSON(_ rows: [DetectorBenchmark.CascadeComparison], _ scaling: DetectorBenchmark.ThreadScaling?,
-                           _ speed: DetectorSpeedReport?) throws {
-        var object: [String: Any] = ["cascades": rows.map { r -> [String: Any] in
-            ["cascade": r.cascade, "opencv_min_ms": r.openCV.min, "opencv_median_ms": r.openCV.median,
-             "cascade_min_ms": r.framelab.min, "cascade_median_ms": r.framelab.median, "speedup": r.speedup,
-             "median_speedup": r.medianSpeedup, "opencv_boxes": r.openCVBoxes, "matched_boxes": r.matchedBoxes,
-             "cascade_boxes": r.framelabBoxes, "matched_share": r.matchedShare]
-        }]
-        if let speed { object.merge(speed.jsonObject) { $1 } }
-        object["goals"] = goals(rows, scaling).map { ["goal": $0.text, "met": $0.met] }
-        if let s = scaling {
-            object["eval_threads"] = ["images": s.images, "one_thread_min_ms": s.oneThread.min,
-                                      "two_threads_min_ms": s.twoThreads.min, "speedup": s.speedup,
-                                      "median_speedup": s.medianSpeedup]
+    /// What `bench detectors --json` prints: {"cascades": [...], "goals": [{goal, met}], and
+    /// "speed" with "unavailable" when the speed part ran, "eval_threads" when the thread part did}.
+    private struct Document: Encodable {
+        struct Cascade: Encodable {
+            let cascade: String, opencv_min_ms: Double, opencv_median_ms: Double, cascade_min_ms: Double
+            let cascade_median_ms: Double, speedup: Double, median_speedup: Double, opencv_boxes: Int
+            let matched_boxes: Int, cascade_boxes: Int, matched_share: Double
         }
-        print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+        struct GoalLine: Encodable { let goal: String, met: Bool }
+        struct EvalThreads: Encodable {
+            let images: Int, one_thread_min_ms: Double, two_threads_min_ms: Double, speedup: Double, median_speedup: Double
+        }
+        let cascades: [Cascade]
+        let goals: [GoalLine]
+        let speed: [DetectorSpeedReport.SpeedJSON]?
+        let unavailable: [DetectorSpeedReport.UnavailableJSON]?
+        let eval_threads: EvalThreads?
+    }
+
+    private func printDocument(_ rows: [DetectorBenchmark.CascadeComparison], _ scaling: DetectorBenchmark.ThreadScaling?,
+                           _ speed: DetectorSpeedReport?) throws {
+        try printJSON(Document(
+            cascades: rows.map { r in
+                .init(cascade: r.cascade, opencv_min_ms: r.openCV.min, opencv_median_ms: r.openCV.median,
+                      cascade_min_ms: r.framelab.min, cascade_median_ms: r.framelab.median, speedup: r.speedup,
+                      median_speedup: r.medianSpeedup, opencv_boxes: r.openCVBoxes, matched_boxes: r.matchedBoxes,
+                      cascade_boxes: r.framelabBoxes, matched_share: r.matchedShare)
+            },
+            goals: goals(rows, scaling).map { .init(goal: $0.text, met: $0.met) },
+            speed: speed?.speedJSON, unavailable: speed?.unavailableJSON,
+            eval_threads: scaling.map { s in
+                .init(images: s.images, one_thread_min_ms: s.oneThread.min, two_threads_min_ms: s.twoThreads.min,
+                      speedup: s.speedup, median_speedup: s.medianSpeedup)
+            }))
     }
 }

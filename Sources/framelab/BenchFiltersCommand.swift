@@ -185,11 +185,13 @@ struct BenchFiltersCommand: ParsableCommand {
             throw failure(error)
         }
         if let comparison = measured.comparison {
-            print(json ? "{\"levels\": [\n" + measured.reports.map { $0.json() }.joined(separator: ",\n") + "],\n \"comparison\": "
-                         + comparison.json() + "}"
-                       : measured.reports.map { $0.text() }.joined(separator: "\n\n") + "\n\n" + comparison.text())
+            if json {
+                try printJSON(AllLevelsDocument(levels: measured.reports.map(\.document), comparison: comparison.document))
+            } else {
+                print(measured.reports.map { $0.text() }.joined(separator: "\n\n") + "\n\n" + comparison.text())
+            }
         } else if let report = measured.reports.first {
-            print(json ? report.json() : report.text())
+            if json { try printJSON(report.document) } else { print(report.text()) }
         }
         guard let out else {
             if let signal = interrupt.received { throw ExitCode(128 + signal) }
@@ -212,4 +214,10 @@ struct BenchFiltersCommand: ParsableCommand {
         }
         if let signal = interrupt.received { throw ExitCode(128 + signal) }
     }
+}
+
+/// `bench filters --isa all --json`: one report per level, then the levels side by side.
+private struct AllLevelsDocument: Encodable {
+    let levels: [BenchReport.Document]
+    let comparison: LevelComparison.Document
 }

@@ -56,7 +56,7 @@ struct BenchPipelineCommand: ParsableCommand {
         defer { interrupt.cancel() }
         do {
             let report = try measure()
-            print(json ? try report.json() : report.text())
+            if json { try printJSON(report.document) } else { print(report.text()) }
         } catch {
             throw failure(error)
         }

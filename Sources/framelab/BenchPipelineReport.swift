@@ -66,25 +66,43 @@ struct PipelineBenchReport {
         return lines.joined(separator: "\n")
     }
 
-    func json() throws -> String {
-        var object: [String: Any] = [
-            "frame": ["width": width, "height": height],
-            "throughput": PipelineBenchmark.Mode.allCases.compactMap { mode -> [String: Any]? in
+    /// What `bench pipeline --json` prints: {"frame": {"width", "height"}, "throughput":
+    /// [{mode, frames, min_ms, median_ms, speedup, median_speedup}], "overhead_us": [{mode,
+    /// min, median}], "goals": [{goal, met, measured}], "eval_workers"?: {...}}.
+    struct Document: Encodable {
+        struct Frame: Encodable { let width: Int, height: Int }
+        struct Throughput: Encodable {
+            let mode: String, frames: Int, min_ms: Double, median_ms: Double, speedup: Double, median_speedup: Double
+        }
+        struct Overhead: Encodable { let mode: String, min: Double, median: Double }
+        struct GoalLine: Encodable { let goal: String, met: Bool, measured: String }
+        struct EvalWorkers: Encodable {
+            let images: Int, one_worker_min_ms: Double, two_workers_min_ms: Double, speedup: Double, median_speedup: Double
+        }
+        let frame: Frame
+        let throughput: [Throughput]
+        let overhead_us: [Overhead]
+        let goals: [GoalLine]
+        /// Absent when the eval part was not run.
+        let eval_workers: EvalWorkers?
+    }
+
+    var document: Document {
+        Document(
+            frame: .init(width: width, height: height),
+            throughput: PipelineBenchmark.Mode.allCases.compactMap { mode in
                 guard let t = throughput.timings[mode] else { return nil }
                 let s = throughput.speedup(mode)
-                return ["mode": mode.rawValue, "frames": throughput.frames, "min_ms": t.minMs, "median_ms": t.medianMs,
-                        "speedup": s.min, "median_speedup": s.median]
+                return .init(mode: mode.rawValue, frames: throughput.frames, min_ms: t.minMs, median_ms: t.medianMs,
+                             speedup: s.min, median_speedup: s.median)
             },
-            "overhead_us": PipelineBenchmark.Mode.allCases.compactMap { mode -> [String: Any]? in
-                overhead[mode].map { ["mode": mode.rawValue, "min": $0.min, "median": $0.median] }
+            overhead_us: PipelineBenchmark.Mode.allCases.compactMap { mode in
+                overhead[mode].map { .init(mode: mode.rawValue, min: $0.min, median: $0.median) }
             },
-            "goals": goals.map { ["goal": $0.text, "met": $0.met, "measured": $0.measured] },
-        ]
-        if let s = scaling {
-            object["eval_workers"] = ["images": s.images, "one_worker_min_ms": s.oneThread.min,
-                                      "two_workers_min_ms": s.twoThreads.min, "speedup": s.speedup,
-                                      "median_speedup": s.medianSpeedup]
-        }
-        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            goals: goals.map { .init(goal: $0.text, met: $0.met, measured: $0.measured) },
+            eval_workers: scaling.map { s in
+                .init(images: s.images, one_worker_min_ms: s.oneThread.min, two_workers_min_ms: s.twoThreads.min,
+                      speedup: s.speedup, median_speedup: s.medianSpeedup)
+            })
     }
 }

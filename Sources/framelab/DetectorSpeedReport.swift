@@ -68,12 +68,20 @@ struct DetectorSpeedReport {
         }
     }
 
-    var jsonObject: [String: Any] {
-        ["speed": rows.map { r -> [String: Any] in
-            ["detector": r.detector, "width": r.width, "height": r.height, "min_ms": r.timing.min,
-             "median_ms": r.timing.median, "faces": r.faces, "repeats": repeats,
-             "fits_fps": Self.budgets.filter { r.timing.median <= $0.ms }.map(\.fps)]
-         },
-         "unavailable": unavailable.map { ["detector": $0.label, "reason": $0.reason] }]
+    /// One detector at one size in `bench detectors --json`'s "speed" list.
+    struct SpeedJSON: Encodable {
+        let detector: String, width: Int, height: Int, min_ms: Double, median_ms: Double, faces: Int, repeats: Int
+        /// The budgets (fps) the median fits.
+        let fits_fps: [Int]
     }
+    struct UnavailableJSON: Encodable { let detector: String, reason: String }
+
+    var speedJSON: [SpeedJSON] {
+        rows.map { r in
+            SpeedJSON(detector: r.detector, width: r.width, height: r.height, min_ms: r.timing.min, median_ms: r.timing.median,
+                      faces: r.faces, repeats: repeats, fits_fps: Self.budgets.filter { r.timing.median <= $0.ms }.map(\.fps))
+        }
+    }
+
+    var unavailableJSON: [UnavailableJSON] { unavailable.map { UnavailableJSON(detector: $0.label, reason: $0.reason) } }
 }

@@ -219,9 +219,9 @@ struct EvalCommand: ParsableCommand {
 
         let faces = evaluated.faceCount
         if json {
-            print(try EvalReport.json(rows, dataset: dataset, images: count, faces: faces, workers: threads,
-                                      wallSeconds: result.wallSeconds, out: out, runID: out == nil ? nil : id,
-                                      protocolScores: protocolScores))
+            try printJSON(EvalReport.document(rows, dataset: dataset, images: count, faces: faces, workers: threads,
+                                              wallSeconds: result.wallSeconds, out: out, runID: out == nil ? nil : id,
+                                              protocolScores: protocolScores))
         } else {
             if evaluator.wasStopped { print("stopped after \(count) of \(data.images.count) images: scores over those") }
             print(EvalReport.table(rows, dataset: dataset, images: count, faces: faces, workers: threads,

@@ -62,20 +62,25 @@ struct EvalProtocols {
         return String(format: "%.4f", value)
     }
 
-    /// One detector's protocol scores for --json: {"wider": {"metrics": {...}, "curves":
-    /// {"wider_easy": [[threshold, x, y], …]}, "notes": [...]}}; undefined values are null.
-    static func json(_ scores: [ProtocolScores]) -> [String: Any] {
-        func number(_ v: Double) -> Any { v.isFinite ? v : NSNull() }
-        var object: [String: Any] = [:]
+    /// One protocol's scores in a detector's --json: {"metrics": {...}, "curves":
+    /// {"wider_easy": [[threshold, x, y], …]}, "notes": [...]}; undefined values are null.
+    struct Document: Encodable {
+        let metrics: [String: Double?]
+        let curves: [String: [[Double?]]]
+        let notes: [String]
+    }
+
+    /// One detector's protocol scores for --json, by protocol name ("wider", "fddb", …).
+    static func documents(_ scores: [ProtocolScores]) -> [String: Document] {
+        var out: [String: Document] = [:]
         for s in scores {
-            object[s.evaluationProtocol.rawValue] = [
-                "metrics": Dictionary(s.metrics.map { ($0.name, number($0.value)) }, uniquingKeysWith: { a, _ in a }),
-                "curves": Dictionary(s.curves.map { c in
-                    (c.name.rawValue, c.points.map { [number($0.threshold), number($0.x), number($0.y)] })
+            out[s.evaluationProtocol.rawValue] = Document(
+                metrics: Dictionary(s.metrics.map { ($0.name, $0.value.finiteOrNil) }, uniquingKeysWith: { a, _ in a }),
+                curves: Dictionary(s.curves.map { c in
+                    (c.name.rawValue, c.points.map { [$0.threshold.finiteOrNil, $0.x.finiteOrNil, $0.y.finiteOrNil] })
                 }, uniquingKeysWith: { a, _ in a }),
-                "notes": s.notes,
-            ] as [String: Any]
+                notes: s.notes)
         }
-        return object
+        return out
     }
 }

@@ -27,29 +27,45 @@ enum EvalReport {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ rows: [DetectorSummary], dataset: String, images: Int, faces: Int, workers: Int,
-                     wallSeconds: Double, out: String?, runID: String?, protocolScores: [[ProtocolScores]] = []) throws -> String {
-        var object: [String: Any] = [
-            "dataset": dataset, "images": images, "faces": faces, "workers": workers, "threads": workers, "wall_seconds": wallSeconds,
-            "detectors": rows.enumerated().map { k, r -> [String: Any] in
-                var detector: [String: Any] = [
-                    "name": r.name, "ap": r.accuracy.averagePrecision, "precision": r.accuracy.precision,
-                    "recall": r.accuracy.recall, "f1": r.accuracy.f1, "p50_ms": timeValue(r.p50), "p95_ms": timeValue(r.p95),
-                    "images": r.images, "faces": r.faces, "images_per_second": timeValue(r.imagesPerSecond), "failed": r.failed,
-                    "true_positives": r.accuracy.truePositives, "false_positives": r.accuracy.falsePositives,
-                ]
-                // The official protocols' scores (eval --protocol), by protocol name.
-                if k < protocolScores.count && !protocolScores[k].isEmpty { detector["protocols"] = EvalProtocols.json(protocolScores[k]) }
-                return detector
-            },
-        ]
-        // Without --out there is no file and no run: null, not a missing key.
-        object["out"] = out ?? NSNull()
-        object["run_id"] = runID ?? NSNull()
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
+    /// What `eval --json` and `merge --json` print: {"dataset", "images", "faces", "workers",
+    /// "threads", "wall_seconds", "out", "run_id", "detectors": [{"name", "ap", "precision",
+    /// "recall", "f1", "p50_ms", "p95_ms", "images", "faces", "images_per_second", "failed",
+    /// "true_positives", "false_positives", "protocols"?}]}. Without --out there is no file
+    /// and no run: "out" and "run_id" are null. Saved predictions have no times: null.
+    struct Document: Encodable {
+        struct Detector: Encodable {
+            let name: String
+            @NullWhenAbsent var ap: Double?
+            @NullWhenAbsent var precision: Double?
+            @NullWhenAbsent var recall: Double?
+            @NullWhenAbsent var f1: Double?
+            @NullWhenAbsent var p50_ms: Double?
+            @NullWhenAbsent var p95_ms: Double?
+            let images: Int, faces: Int
+            @NullWhenAbsent var images_per_second: Double?
+            let failed: Int, true_positives: Int, false_positives: Int
+            /// The official protocols' scores (eval --protocol), by protocol name; absent without.
+            let protocols: [String: EvalProtocols.Document]?
+        }
+        let dataset: String
+        let images: Int, faces: Int, workers: Int, threads: Int
+        let wall_seconds: Double
+        @NullWhenAbsent var out: String?
+        @NullWhenAbsent var run_id: String?
+        let detectors: [Detector]
     }
 
-    /// A time for JSON: null when absent (saved predictions have no times).
-    private static func timeValue(_ v: Double) -> Any { v.isFinite ? v : NSNull() }
+    static func document(_ rows: [DetectorSummary], dataset: String, images: Int, faces: Int, workers: Int,
+                         wallSeconds: Double, out: String?, runID: String?, protocolScores: [[ProtocolScores]] = []) -> Document {
+        Document(dataset: dataset, images: images, faces: faces, workers: workers, threads: workers, wall_seconds: wallSeconds,
+                 out: out, run_id: runID, detectors: rows.enumerated().map { k, r in
+            let protocols = k < protocolScores.count && !protocolScores[k].isEmpty ? EvalProtocols.documents(protocolScores[k]) : nil
+            return Document.Detector(
+                name: r.name, ap: r.accuracy.averagePrecision.finiteOrNil, precision: r.accuracy.precision.finiteOrNil,
+                recall: r.accuracy.recall.finiteOrNil, f1: r.accuracy.f1.finiteOrNil, p50_ms: r.p50.finiteOrNil,
+                p95_ms: r.p95.finiteOrNil, images: r.images, faces: r.faces, images_per_second: r.imagesPerSecond.finiteOrNil,
+                failed: r.failed, true_positives: r.accuracy.truePositives, false_positives: r.accuracy.falsePositives,
+                protocols: protocols)
+        })
+    }
 }

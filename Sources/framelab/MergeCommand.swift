@@ -102,8 +102,8 @@ struct MergeCommand: ParsableCommand {
         let faces = merged.images.reduce(0) { $0 + $1.faces.filter { !$0.ignore }.count }
         let threads = Self.threads(merged)
         if json {
-            print(try EvalReport.json(summaries, dataset: name, images: merged.images.count, faces: faces, workers: threads,
-                                      wallSeconds: merged.wallSeconds, out: out, runID: id, protocolScores: protocolScores))
+            try printJSON(EvalReport.document(summaries, dataset: name, images: merged.images.count, faces: faces, workers: threads,
+                                              wallSeconds: merged.wallSeconds, out: out, runID: id, protocolScores: protocolScores))
         } else {
             print(EvalReport.table(summaries, dataset: name, images: merged.images.count, faces: faces, workers: threads,
                                    wallSeconds: merged.wallSeconds))

@@ -87,25 +87,39 @@ struct PluginsNewCommand: ParsableCommand {
         }
     }
 
+    /// Writes every file into a staging folder beside `folder`, then renames it into place:
+    /// a write that fails partway (a full disk, a read-only file) leaves no half-written
+    /// project behind, only the one-line error.
     private func write(_ skeleton: PluginSkeleton, into folder: String) throws {
         let manager = FileManager.default
+        let parent = (folder as NSString).deletingLastPathComponent
+        let staging = (parent.isEmpty ? "." : parent) + "/.\((folder as NSString).lastPathComponent).partial-\(getpid())"
         func prepare(_ relative: String) throws -> String {
-            let path = folder + "/" + relative
+            let path = staging + "/" + relative
             try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             return path
         }
         do {
-            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if !parent.isEmpty { try manager.createDirectory(atPath: parent, withIntermediateDirectories: true) }
+            try? manager.removeItem(atPath: staging)
+            try manager.createDirectory(atPath: staging, withIntermediateDirectories: false)
             for file in skeleton.files {
-                try Data(file.text.utf8).write(to: URL(fileURLWithPath: try prepare(file.path)))
+                try writeWholeFile(Array(file.text.utf8), to: try prepare(file.path))
             }
             for copy in skeleton.copies {
                 // Written as new files (not copied with their mode): a read-only checkout stays editable here.
                 let data = try Data(contentsOf: URL(fileURLWithPath: copy.from))
-                try data.write(to: URL(fileURLWithPath: try prepare(copy.to)))
+                try writeWholeFile(Array(data), to: try prepare(copy.to))
             }
+            // checkEmptyFolder allowed an existing folder only when empty: replace it.
+            if manager.fileExists(atPath: folder) { try manager.removeItem(atPath: folder) }
+            try manager.moveItem(atPath: staging, toPath: folder)
         } catch {
-            throw FramelabError(.io, "cannot write the plugin project into '\(folder)': \(error.localizedDescription)")
+            try? manager.removeItem(atPath: staging)
+            // The system's reason, without the staging folder's name the user never asked for.
+            let reason = (error as? FramelabError).map { $0.message.components(separatedBy: "': ").last ?? $0.message }
+                ?? error.localizedDescription
+            throw FramelabError(.io, "cannot write the plugin project into '\(folder)': \(reason)")
         }
     }
 

@@ -33,10 +33,8 @@ struct RecoverCommand: ParsableCommand {
             throw failure(error)
         }
         if json {
-            let object: [String: Any] = ["file": file, "cleared_write_marks": report.clearedWriteMarks,
-                                         "interrupted_runs": report.interruptedRuns,
-                                         "unwritten_rows_cut": report.unwrittenRowsCut]
-            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            try printJSON(RecoverJSON(file: file, cleared_write_marks: report.clearedWriteMarks,
+                                      interrupted_runs: report.interruptedRuns, unwritten_rows_cut: report.unwrittenRowsCut))
             return
         }
         if report.nothingToDo {
@@ -53,4 +51,12 @@ struct RecoverCommand: ParsableCommand {
         }
         print("recover: \(file): plain h5py, pandas and h5ls open it again")
     }
+}
+
+/// `recover --json`: {"file", "cleared_write_marks", "interrupted_runs", "unwritten_rows_cut"}.
+private struct RecoverJSON: Encodable {
+    let file: String
+    let cleared_write_marks: Bool
+    let interrupted_runs: [String]
+    let unwritten_rows_cut: [String: [String: Int]]
 }

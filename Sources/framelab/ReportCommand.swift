@@ -17,10 +17,10 @@ struct ReportCommand: ParsableCommand {
             and median ms) and goal lines. fps is processed frames per second of the run. Latency is a \
             processed frame's arrival to the end of its last stage (queue wait plus processing). \
             Reads schema version 2 and version 1 files. --json prints {"runs": [{"id", "kind", "fps", \
-            "stages": [{"name", "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "mean_fps", "over_budget": \
+            "stages": [{"name", "frames", "p50_ms", "p95_ms", "p99_ms", "max_ms", "capacity_fps", "over_budget": \
             {"24", "30", "60"}}], "end_to_end", "fits_fps", "dropped", "latency_p50_ms", ..., and "detectors", \
             "protocol_scores" ({"detector", "protocol", "metric", "value"}: eval --protocol), "bench_cases", "goals" \
-            where the kind has them}]}; a stage's mean_fps is 1000 / its mean ms.
+            where the kind has them}]}; a stage's capacity_fps is 1000 / its mean ms.
             """)
 
     @Argument(help: "An HDF5 file written by `framelab run --out`.", completion: ShellCompletion.recordings)

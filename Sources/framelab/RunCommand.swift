@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
             writing --out (a full disk) stops the run with one line, its record marked failed. \
             --json prints the summary `report --json` gives a run ({"id", "source", "policy", "status", "frames", \
             "processed", "dropped", "failed", "fps", "stages": [{"name", "frames", "p50_ms", "p95_ms", "p99_ms", \
-            "max_ms", "mean_fps", "over_budget"}], "end_to_end", "fits_fps", "latency_p50_ms", …}) with "file" \
+            "max_ms", "capacity_fps", "over_budget"}], "end_to_end", "fits_fps", "latency_p50_ms", …}) with "file" \
             (the --out file or null), "failure_reasons", "faces_found" (per detector stage), "exit_reason" \
             ("completed", "interrupted", "every frame failed" or "failed") and "exit_code", also when the run fails \
             or is stopped (an error found before the first frame prints only its one line). \

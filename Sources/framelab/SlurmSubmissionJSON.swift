@@ -1,3 +1,4 @@
+import FramelabCore
 /// `framelab submit slurm --json`: what was (or, with --dry-run, would be) submitted.
 struct SlurmSubmissionJSON: Encodable {
     let dry_run: Bool

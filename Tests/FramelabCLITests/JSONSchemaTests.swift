@@ -11,7 +11,7 @@ import Testing
     static let parameter = JSONShape.object(["name": .string, "type": .string, "range": .string, "default": .string,
                                              "summary": .string])
     static let stage = JSONShape.object(["name": .string, "frames": .integer, "p50_ms": .number, "p95_ms": .number,
-                                         "p99_ms": .number, "max_ms": .number, "mean_fps": .number,
+                                         "p99_ms": .number, "max_ms": .number, "capacity_fps": .number,
                                          "over_budget": .object(["24": .number, "30": .number, "60": .number])])
     /// A pipeline run as `report --json` shows it; `end_to_end` is left out when no frame was processed.
     static let runSummaryKeys: [String: JSONShape] = [
@@ -23,7 +23,8 @@ import Testing
         "file": .nullable(.string), "failure_reasons": .array(.string), "faces_found": .map(.integer),
         "exit_reason": .string, "exit_code": .integer]) { $1 })
     static let detectorScores = JSONShape.object([
-        "name": .string, "ap": .number, "precision": .number, "recall": .number, "f1": .number, "faces": .integer,
+        "name": .string, "ap": .nullable(.number), "precision": .nullable(.number), "recall": .nullable(.number),
+        "f1": .nullable(.number), "faces": .integer,
         "images": .integer, "failed": .integer, "true_positives": .integer, "false_positives": .integer,
         "p50_ms": .nullable(.number), "p95_ms": .nullable(.number), "images_per_second": .nullable(.number)])
     static let evalResult = JSONShape.object([

@@ -125,6 +125,19 @@ import Testing
         #expect((json?["files"] as? [String])?.contains("include/framelab_plugin.h") == true, "\(r.stdout)")
     }
 
+    @Test func aWriteThatFailsPartwayLeavesNoHalfProject() throws {
+        // A 4 KB file-size limit: the Makefile fits, the copied plugin header (about 12 KB)
+        // does not, so the write fails after some files exist (EFBIG; framelab ignores SIGXFSZ).
+        let dir = try TestSupport.makeTemporaryDirectory("framelab-plugins-new")
+        let folder = dir.appendingPathComponent("half").path
+        let r = try TestSupport.run("/bin/bash", ["-c", "ulimit -f 4; exec \"$0\" plugins new half --lang c --kind filter --out \"$1\"",
+                                                  TestSupport.framelabBinary, folder])
+        #expect(r.status == 1, "exit status \(r.status): \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("cannot write the plugin project into '\(folder)'"),
+                "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "no folder, no staging left behind")
+    }
+
     @Test func badNamesOccupiedFoldersAndPythonAreOneLineErrors() throws {
         let dir = try TestSupport.makeTemporaryDirectory("framelab-plugins-new")
         func expectRefused(_ arguments: [String], mentions: String, sourceLocation: SourceLocation = #_sourceLocation) throws {

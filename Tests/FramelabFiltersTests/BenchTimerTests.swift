@@ -52,7 +52,7 @@ import Testing
     }
 
     /// Each level checks its own goals; the baseline level prints its numbers without a verdict.
-    @Test func goalsDependOnTheKernelLevel() {
+    @Test func goalsDependOnTheKernelLevel() throws {
         var report = BenchReport()
         report.memcpy = ["1920x1080": Self.timing(1)]
         report.results = [Self.row("sepia", "simd", 2), Self.row("gamma", "simd", 1.9), Self.row("vibrance", "simd", 5),
@@ -77,6 +77,6 @@ import Testing
         #expect(!lines.isEmpty && lines.allSatisfy { $0.met == nil })
         #expect(report.goalChecks().isEmpty)
         #expect(report.goals().contains { $0.contains("[info] SIMD sepia") })
-        #expect(report.json().contains("\"met\": null"))
+        #expect(try FramelabJSON.encode(report.document, pretty: false).contains("\"met\":null"))
     }
 }

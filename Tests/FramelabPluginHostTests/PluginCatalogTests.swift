@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabDetection
 import FramelabElements
 import FramelabPluginHost
 import FramelabTestSupport
@@ -59,5 +60,19 @@ import Testing
         #expect(clashes["twin"]?.contains(one) == true && clashes["twin"]?.contains(other) == true)
         #expect(registry["sepia"]?.origin == "built-in")
         #expect(clashes["sepia"]?.contains(sepia) == true && clashes["sepia"]?.contains("built-in") == true)
+    }
+
+    @Test func aPluginFilterNamedLikeABuiltInDetectorIsRefusedAsBoth() throws {
+        // broken.c's element is a filter; "cascade" is a built-in detector.
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let filter = try PluginBuilder.broken("NONE", element: "cascade", in: dir)
+        let catalog = PluginCatalog.discover(searchPath: [filter])
+        #expect(catalog.element(named: "cascade")?.info.kind == .filter)
+        let filters = catalog.registry()
+        #expect(filters.registry["cascade"] == nil, "the plugin filter is not chosen")
+        #expect(filters.clashes["cascade"]?.contains(filter) == true && filters.clashes["cascade"]?.contains("built-in") == true)
+        let detectors = catalog.detectorRegistry()
+        #expect(detectors.registry["cascade"]?.origin == "built-in")
+        #expect(detectors.clashes["cascade"] == filters.clashes["cascade"])
     }
 }

@@ -41,17 +41,32 @@ public struct LevelComparison: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"size", "levels", "memcpy_ms", "rows": [{filter, path, "by_level": {level: {min_ms, median_ms, vs_memcpy}}}]}`.
-    public func json() -> String {
-        func number(_ v: Double) -> String { v.isFinite ? String(v) : "null" }
-        let rowsJSON = rows.map { row in
-            let cells = zip(levels, row.timings).map { level, t in
-                "\"\(level)\": {\"min_ms\": \(number(t.minMs)), \"median_ms\": \(number(t.medianMs)), "
-                    + "\"vs_memcpy\": \(number(t.minMs / memcpy.minMs))}"
-            }
-            return "{\"filter\": \"\(row.filter)\", \"path\": \"\(row.path)\", \"by_level\": {\(cells.joined(separator: ", "))}}"
+    /// `{"size", "levels", "memcpy_ms", "rows": [{filter, path, "by_level": {level: {min_ms,
+    /// median_ms, vs_memcpy}}}]}`; a time not measured is null.
+    public struct Document: Encodable, Sendable {
+        public struct Cell: Encodable, Sendable {
+            @NullWhenAbsent var min_ms: Double?
+            @NullWhenAbsent var median_ms: Double?
+            @NullWhenAbsent var vs_memcpy: Double?
         }
-        return "{\"size\": \"\(size)\", \"levels\": [\(levels.map { "\"\($0)\"" }.joined(separator: ", "))], "
-            + "\"memcpy_ms\": \(number(memcpy.minMs)), \"rows\": [\n  \(rowsJSON.joined(separator: ",\n  "))\n ]}"
+        public struct Row: Encodable, Sendable {
+            let filter: String, path: String
+            let by_level: [String: Cell]
+        }
+        let size: String
+        let levels: [String]
+        @NullWhenAbsent var memcpy_ms: Double?
+        let rows: [Row]
+    }
+
+    public var document: Document {
+        Document(size: size, levels: levels, memcpy_ms: memcpy.minMs.finiteOrNil, rows: rows.map { row in
+            var cells: [String: Document.Cell] = [:]
+            for (level, t) in zip(levels, row.timings) {
+                cells[level] = Document.Cell(min_ms: t.minMs.finiteOrNil, median_ms: t.medianMs.finiteOrNil,
+                                             vs_memcpy: (t.minMs / memcpy.minMs).finiteOrNil)
+            }
+            return Document.Row(filter: row.filter, path: row.path, by_level: cells)
+        })
     }
 }
