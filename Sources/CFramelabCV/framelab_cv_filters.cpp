@@ -78,6 +78,15 @@ int fl_cv_gaussian_blur(const fl_image *src, const fl_image *dst, int radius, do
     });
 }
 
+int fl_cv_resize_filter(const fl_image *src, const fl_image *dst, int method, char *err, size_t err_len) {
+    return guarded(err, err_len, [&] {
+        cv::Mat in = over(src), out = over(dst);
+        void *before = out.data;
+        cv::resize(in, out, out.size(), 0, 0, method == 1 ? cv::INTER_AREA : cv::INTER_LANCZOS4);
+        return same_buffer(out, before, err, err_len);
+    });
+}
+
 int fl_cv_blend_mask(const fl_image *fg, const fl_image *bg, const fl_image *mask, const fl_image *dst,
                      char *err, size_t err_len) {
     return guarded(err, err_len, [&] {

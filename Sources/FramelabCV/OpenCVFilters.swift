@@ -55,6 +55,23 @@ public enum OpenCVFilters {
         }
     }
 
+    /// How `resize` interpolates.
+    public enum ResizeMethod: Int32, Sendable {
+        /// INTER_LANCZOS4: an 8-tap Lanczos kernel, not widened when shrinking (it aliases).
+        case lanczos4 = 0
+        /// INTER_AREA: averages the covered pixel area when shrinking.
+        case area = 1
+    }
+
+    /// cv::resize to `output`'s size.
+    public static func resize(_ input: Mat, into output: Mat, method: ResizeMethod = .lanczos4) throws {
+        try input.withFLImage { src in
+            try output.withFLImage { dst in
+                try cvCall("OpenCV resize") { fl_cv_resize_filter(src, dst, method.rawValue, $0, $1) }
+            }
+        }
+    }
+
     /// cv::blendLinear with weights mask/255 and 1 − mask/255.
     public static func blendWithMask(foreground: Mat, background: Mat, mask: Mat, into output: Mat) throws {
         try foreground.withFLImage { f in

@@ -30,6 +30,11 @@ extension BuiltInFilters {
     /// 8 leaves a 1080p frame at 15360×8640 at most.
     static let maxAffineScale = 8.0
 
+    /// The largest side `resize` may be asked for in pixels, 16384 (a 16K frame): an
+    /// explicit size does not scale with the input, so it gets a fixed bound (a 16384² BGRA
+    /// frame is 1 GiB).
+    static let maxResizeSide = 16384
+
     static let geometryFilters: [FilterDescriptor] = [
         FilterDescriptor(
             builtIn: "crop", summary: "keeps a rectangle (clipped to the image; width or height 0 means to the edge)",
@@ -71,6 +76,15 @@ extension BuiltInFilters {
                 return WarpOperation { width, height in Warp.boundingBox(of: transform, width: width, height: height) }
             }, formats: anyByteFormat),
         FilterDescriptor(
+            builtIn: "resize", summary: "Lanczos-3 scaling (Core Image's Lanczos scale transform), by factors or to a size",
+            parameters: [
+                .number("scale", 0.0001...maxAffineScale, 1, "output height = input height × scale"),
+                .number("aspectRatio", 0.0001...10000, 1, "extra horizontal factor: output width = input width × scale × aspectRatio"),
+                resizeSideParameter("width", "output width in pixels (0: from scale, or from height keeping the aspect)"),
+                resizeSideParameter("height", "output height in pixels (0: from scale, or from width keeping the aspect)"),
+            ],
+            operation: { v in try resizeOperation(v) }, formats: anyByteFormat),
+        FilterDescriptor(
             builtIn: "straighten", summary: "rotates about the centre and scales up so no empty corners show",
             parameters: [.number("angle", -Double.pi...Double.pi, 0, "radians, counter-clockwise")],
             operation: { v in
@@ -81,6 +95,29 @@ extension BuiltInFilters {
 }
 
 extension BuiltInFilters {
+    static func resizeSideParameter(_ name: String, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name: name, type: .int, minimum: 0, maximum: Double(maxResizeSide), defaultValue: .int(0), summary: summary)
+    }
+
+    /// `resize` from its parameters: a size in pixels, or factors bounded like `affine`'s.
+    static func resizeOperation(_ v: ParameterValues) throws -> ResizeOperation {
+        // Exact: the sides are integers within 0…maxResizeSide.
+        let width = Int(v.double("width")), height = Int(v.double("height"))
+        if width > 0 || height > 0 {
+            if let factor = ["scale", "aspectRatio"].first(where: v.isSet) {
+                throw FramelabError(.badInput, "filter 'resize': give either 'scale'/'aspectRatio' or 'width'/'height', "
+                                    + "not '\(factor)' with a size")
+            }
+            return ResizeOperation(size: .exact(width: width > 0 ? width : nil, height: height > 0 ? height : nil))
+        }
+        let scale = v.double("scale"), horizontal = scale * v.double("aspectRatio")
+        guard horizontal <= maxAffineScale else {
+            throw FramelabError(.badInput, "filter 'resize': scale × aspectRatio = \(horizontal) enlarges the width more than "
+                                + "the \(Int(maxAffineScale))× an output side may grow")
+        }
+        return ResizeOperation(size: .scale(x: horizontal, y: scale))
+    }
+
     static func cropParameter(_ name: String, _ summary: String) -> ParameterSpec {
         ParameterSpec(name: name, type: .int, minimum: 0, maximum: Double(maxCropCoordinate), defaultValue: .int(0),
                       summary: summary)

@@ -60,6 +60,14 @@ public struct KernelTable: Sendable {
     /// for x in 0..<width; `t` must hold `width` rounded up to a multiple of 16.
     public let gradient: @Sendable (_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,
                                     _ inner: Float, _ span: Float) -> Void
+    /// Resize, vertical pass: `n` Floats, out[i] = Σ rows[k][i]·weights[k] over `taps` byte rows.
+    public let resizeVertical: @Sendable (_ rows: UnsafePointer<UnsafePointer<UInt8>>, _ weights: UnsafePointer<Float>,
+                                          _ taps: Int, _ out: UnsafeMutablePointer<Float>, _ n: Int) -> Int
+    /// Resize, horizontal pass: output pixel x = Σ row[starts[x] + k·channels + c]·weights[x·taps + k],
+    /// rounded to a byte; `row` has one Float to spare past its last pixel.
+    public let resizeHorizontal: @Sendable (_ row: UnsafePointer<Float>, _ starts: UnsafePointer<Int32>,
+                                            _ weights: UnsafePointer<Float>, _ taps: Int,
+                                            _ dst: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int
 
     public init(name: String,
                 matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed) -> Int,
@@ -79,7 +87,11 @@ public struct KernelTable: Sendable {
                                                      UnsafePointer<SIMD8<Int32>>, Int) -> Int,
                 blurVertical: @escaping @Sendable (UnsafePointer<Int32>, UnsafePointer<Int>, UnsafePointer<SIMD8<Int32>>, Int,
                                                    UnsafeMutablePointer<UInt8>, Int) -> Int,
-                gradient: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Float, Float, Float, Float) -> Void) {
+                gradient: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Float, Float, Float, Float) -> Void,
+                resizeVertical: @escaping @Sendable (UnsafePointer<UnsafePointer<UInt8>>, UnsafePointer<Float>, Int,
+                                                     UnsafeMutablePointer<Float>, Int) -> Int,
+                resizeHorizontal: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Int32>, UnsafePointer<Float>, Int,
+                                                       UnsafeMutablePointer<UInt8>, Int, Int) -> Int) {
         self.name = name
         self.matrix3 = matrix3
         self.matrix4 = matrix4
@@ -93,6 +105,8 @@ public struct KernelTable: Sendable {
         self.blurHorizontal = blurHorizontal
         self.blurVertical = blurVertical
         self.gradient = gradient
+        self.resizeVertical = resizeVertical
+        self.resizeHorizontal = resizeHorizontal
     }
 }
 
@@ -113,5 +127,7 @@ extension KernelTable {
         sourceOver: { PortableKernels.sourceOver($0, $1, $2, $3, $4) },
         blurHorizontal: { PortableKernels.blurHorizontal($0, $1, $2, $3, $4, $5) },
         blurVertical: { PortableKernels.blurVertical($0, $1, $2, $3, $4, $5) },
-        gradient: { PortableKernels.gradient($0, $1, $2, $3, $4, $5) })
+        gradient: { PortableKernels.gradient($0, $1, $2, $3, $4, $5) },
+        resizeVertical: { PortableKernels.resizeVertical($0, $1, $2, $3, $4) },
+        resizeHorizontal: { PortableKernels.resizeHorizontal($0, $1, $2, $3, $4, $5, $6) })
 }

@@ -78,6 +78,17 @@ public enum AVX2Kernels {
         PortableKernels.gradient(t, width, centreX, dy, inner, span)
     }
 
+    public static func resizeVertical(_ rows: UnsafePointer<UnsafePointer<UInt8>>, _ weights: UnsafePointer<Float>,
+                                      _ taps: Int, _ out: UnsafeMutablePointer<Float>, _ n: Int) -> Int {
+        PortableKernels.resizeVertical(rows, weights, taps, out, n)
+    }
+
+    public static func resizeHorizontal(_ row: UnsafePointer<Float>, _ starts: UnsafePointer<Int32>,
+                                        _ weights: UnsafePointer<Float>, _ taps: Int,
+                                        _ dst: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
+        PortableKernels.resizeHorizontal(row, starts, weights, taps, dst, width, channels)
+    }
+
     #else
     /// Not an x86-64 build: no avx2 level.
     public static let isBuilt = false

@@ -89,6 +89,17 @@ public enum AVX512Kernels {
         PortableKernels.gradient(t, width, centreX, dy, inner, span)
     }
 
+    public static func resizeVertical(_ rows: UnsafePointer<UnsafePointer<UInt8>>, _ weights: UnsafePointer<Float>,
+                                      _ taps: Int, _ out: UnsafeMutablePointer<Float>, _ n: Int) -> Int {
+        PortableKernels.resizeVertical(rows, weights, taps, out, n)
+    }
+
+    public static func resizeHorizontal(_ row: UnsafePointer<Float>, _ starts: UnsafePointer<Int32>,
+                                        _ weights: UnsafePointer<Float>, _ taps: Int,
+                                        _ dst: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
+        PortableKernels.resizeHorizontal(row, starts, weights, taps, dst, width, channels)
+    }
+
     /// How many pixels the fused loop's lookups trail its matrix step (a multiple of 16).
     static let lag = 32
 

@@ -71,7 +71,7 @@ import Testing
     /// A pass whose head (a resampling, a blur) is followed by a conversion into gray8 gives
     /// the eager chain's pixels, on one thread and on three.
     @Test(arguments: [["crop:x=3,y=2,width=20,height=10", "gray"], ["gaussianBlur:radius=1.5", "vibrance:amount=0.5", "gray"],
-                      ["affine:preset=rotate90", "invert", "gray"]])
+                      ["affine:preset=rotate90", "invert", "gray"], ["resize:scale=0.7,aspectRatio=1.3", "sepia", "gray"]])
     func headThenConversionMatchesTheEagerChain(_ texts: [String]) throws {
         let specs = try texts.map { try ElementSpec(parsing: $0) }
         var rng = SplitMix64(seed: 11)
@@ -102,7 +102,7 @@ import Testing
         }
         #expect(try kind("sepia") == "perPixel" && kind("gamma") == "perPixel" && kind("vibrance") == "perPixel")
         #expect(try kind("gray") == "perPixel" && kind("crop") == "resampling" && kind("straighten") == "resampling")
-        #expect(try kind("gaussianBlur") == "neighbourhood" && kind("radialGradient") == "generator")
+        #expect(try kind("gaussianBlur") == "neighbourhood" && kind("resize") == "neighbourhood" && kind("radialGradient") == "generator")
         #expect(try kind("sourceOver") == "compositing" && kind("blendWithMask") == "compositing")
     }
 }

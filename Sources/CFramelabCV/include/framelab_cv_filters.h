@@ -30,6 +30,10 @@ int fl_cv_warp_affine(const fl_image *src, const fl_image *dst, const double m[6
 int fl_cv_gaussian_blur(const fl_image *src, const fl_image *dst, int radius, double sigma,
                         char *err, size_t err_len);
 
+// cv::resize to dst's size for the resize filter: `method` 0 is INTER_LANCZOS4 (8 taps, not widened when shrinking),
+// 1 is INTER_AREA (pixel-area averaging when shrinking).
+int fl_cv_resize_filter(const fl_image *src, const fl_image *dst, int method, char *err, size_t err_len);
+
 // cv::blendLinear: dst = fg * m + bg * (1 - m), m = mask / 255 (mask is gray8).
 int fl_cv_blend_mask(const fl_image *fg, const fl_image *bg, const fl_image *mask,
                      const fl_image *dst, char *err, size_t err_len);

@@ -36,6 +36,18 @@ public struct FilterBenchmark {
     public static let chain = ["sepia:intensity=0.8", "hue:angle=0.5", "colorControls:saturation=1.2,contrast=1.1",
                                "gamma:power=0.8"]
 
+    /// What a filter is timed with where its defaults would time nothing worth knowing:
+    /// `resize` defaults to scale 1, so it is timed shrinking 1080p to 720p (the goal
+    /// lines' size), and enlarging 720p to 1080p as the case `resizeUp`.
+    public static let benchSpecs = ["resize": "resize:scale=0.666667"]
+    /// The enlarging resize case: its name in the report, its spec, and its input size.
+    public static let resizeUp = (name: "resize-up", spec: "resize:scale=1.5", width: 1280, height: 720)
+
+    /// The spec a filter is timed with (`benchSpecs`, else its defaults).
+    static func benchSpec(_ name: String) throws -> ElementSpec {
+        try benchSpecs[name].map { try ElementSpec(parsing: $0) } ?? ElementSpec(name: name)
+    }
+
     public let configuration: Configuration
     var registry: FilterRegistry { configuration.registry }
     /// The path name plugin filters are reported under.
@@ -106,7 +118,7 @@ public struct FilterBenchmark {
                         try checkpoint(progress, "\(name) on \(path)\(threads > 1 ? " (\(threads) threads)" : "") at \(size)")
                         let filter: any FrameFilter
                         do {
-                            filter = try registry.instantiate(ElementSpec(name: name), path: path, threads: threads)
+                            filter = try registry.instantiate(Self.benchSpec(name), path: path, threads: threads)
                             _ = try filter.process(frame)
                         } catch let error as FramelabError where error.kind == .unsupported {
                             report.skipped.append("\(name) on \(path): \(error.message)")
@@ -190,7 +202,7 @@ public struct FilterBenchmark {
         }
         let paths = configuration.paths
         for name in configuration.filters where registry[name]?.hasPaths == true {
-            let spec = ElementSpec(name: name)
+            let spec = try Self.benchSpec(name)
             if paths.contains(.simd) { add(Self.goalKey(name, "simd"), [try registry.instantiate(spec, path: .simd)], on: mainFrame) }
             if paths.contains(.opencv), registry[name]!.paths.contains(.opencv) {
                 add(Self.goalKey(name, "opencv"), [try registry.instantiate(spec, path: .opencv)], on: mainFrame)
@@ -200,6 +212,14 @@ public struct FilterBenchmark {
                     add(Self.goalKey(name, "recipe", threads: threads),
                         [try registry.instantiate(spec, path: .recipe, threads: threads)], on: mainFrame)
                 }
+            }
+        }
+        if configuration.filters.contains("resize") {
+            // Enlarging against OpenCV too (720p to 1080p).
+            let up = Self.resizeUp, upSpec = try ElementSpec(parsing: up.spec), upSize = "\(up.width)x\(up.height)"
+            for path in [FilterPath.simd, .opencv] where paths.contains(path) {
+                add(Self.goalKey(up.name, path.rawValue, size: upSize), [try registry.instantiate(upSpec, path: path)],
+                    on: frame((width: up.width, height: up.height)))
             }
         }
         let specs = try Self.chain.map { try ElementSpec(parsing: $0) }
@@ -245,7 +265,7 @@ public struct FilterBenchmark {
                     switch (c.name, c.path) {
                     case ("chain4", "recipe"): return try registry.instantiateChain(specs, path: .recipe, threads: 1)
                     case ("chain4", _): return try specs.map { try registry.instantiate($0, path: .simd) }
-                    default: return [try registry.instantiate(ElementSpec(name: c.name), path: .simd)]
+                    default: return [try registry.instantiate(Self.benchSpec(c.name), path: .simd)]
                     }
                 }
                 bodies.append { try Self.runChain(filters, on: frame) }
