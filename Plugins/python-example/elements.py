@@ -5,6 +5,8 @@ See docs/plugins.md, "Elements in Python". Frames arrive as numpy arrays that vi
 Framelab's memory; write into `out` (or return an array of its shape and dtype).
 """
 
+import functools
+
 import numpy as np
 
 import framelab_plugin as fl
@@ -15,16 +17,19 @@ import framelab_plugin as fl
            formats=("gray8", "bgr8", "bgra8"),
            params=[fl.Float("strength", 0, 1, 0.6, "0 keeps the image, 1 blackens the corners")])
 def vignette(frame, out, params):
-    h, w = frame.shape[:2]
-    y = (np.arange(h, dtype=np.float32) - (h - 1) / 2) / (h / 2)
-    x = (np.arange(w, dtype=np.float32) - (w - 1) / 2) / (w / 2)
-    gain = 1 - params["strength"] * 0.5 * (y[:, None] ** 2 + x[None, :] ** 2)
-    gain = np.clip(gain, 0, 1)
-    if frame.ndim == 3:
-        gain = gain[:, :, None]
+    gain = _gain(frame.shape[0], frame.shape[1], frame.ndim, params["strength"])
     out[...] = np.rint(frame * gain)
     if frame.ndim == 3 and frame.shape[2] == 4:
         out[:, :, 3] = frame[:, :, 3]   # alpha kept
+
+
+@functools.lru_cache(maxsize=8)
+def _gain(h, w, ndim, strength):
+    """The per-pixel factor, float32, computed once per frame size and strength."""
+    y = (np.arange(h, dtype=np.float32) - (h - 1) / 2) / (h / 2)
+    x = (np.arange(w, dtype=np.float32) - (w - 1) / 2) / (w / 2)
+    gain = np.clip(1 - strength * 0.5 * (y[:, None] ** 2 + x[None, :] ** 2), 0, 1)
+    return gain[:, :, None] if ndim == 3 else gain
 
 
 @fl.filter("py-noop", version="1.0", description="passes the frame through (measures the bridge's cost)",

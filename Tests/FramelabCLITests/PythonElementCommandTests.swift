@@ -61,7 +61,7 @@ import Testing
 
     @Test func aBrokenPyFileIsSkippedWithOneLineAndABadCallFailsTheRunInOne() throws {
         let dir = try TestSupport.makeTemporaryDirectory("framelab-python-broken")
-        try Data("import framelab_plugin as fl\n@fl.filter('typo')\ndef f(frame, out, params)\n    pass\n".utf8)
+        try Data("import framelab_plugin as fl\n@fl.filter('typo', description='d')\ndef f(frame, out, params)\n    pass\n".utf8)
             .write(to: dir.appendingPathComponent("typo.py"))
         let check = try framelab(["plugins", "check", dir.appendingPathComponent("typo.py").path])
         #expect(check.status == 1)
@@ -70,7 +70,7 @@ import Testing
         let list = try framelab(["plugins", "list", "--plugin-path", dir.path + ":" + Self.folder])
         #expect(list.status == 0 && list.stdout.contains("py-vignette"), "the other file still loads: \(list.stdout)\(list.stderr)")
 
-        try Data("import framelab_plugin as fl\n@fl.filter('boom')\ndef boom(frame, out, params):\n    raise RuntimeError('no luck')\n".utf8)
+        try Data("import framelab_plugin as fl\n@fl.filter('boom', description='d')\ndef boom(frame, out, params):\n    raise RuntimeError('no luck')\n".utf8)
             .write(to: dir.appendingPathComponent("boom.py"))
         let run = try framelab(["run", "--plugin-path", dir.appendingPathComponent("boom.py").path, "--source", "synthetic:64x48@30",
                                 "--frames", "3", "--filter", "boom", "--quiet"])

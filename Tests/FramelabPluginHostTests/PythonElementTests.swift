@@ -166,15 +166,16 @@ import Testing
                             mentions: ["RuntimeError: licence server down", "line 3"])
         try expectLoadFails("import framelab_plugin as fl\nimport no_such_module_here\n", mentions: ["ModuleNotFoundError", "no_such_module_here"])
         try expectLoadFails("import framelab_plugin as fl\n", mentions: ["declares no element"])
-        try expectLoadFails("import framelab_plugin as fl\n@fl.filter('x', formats=('rgb16',))\ndef f(a, b, p): pass\n",
+        try expectLoadFails("import framelab_plugin as fl\n@fl.filter('x', description='d', formats=('rgb16',))\ndef f(a, b, p): pass\n",
                             mentions: ["ValueError", "unknown format 'rgb16'", "line 2"])
         // Declarations the host's rules refuse: a default outside its range.
-        try expectLoadFails("import framelab_plugin as fl\n@fl.filter('x', params=[fl.Float('gain', 0, 2, 5)])\ndef f(a, b, p): pass\n",
+        try expectLoadFails("import framelab_plugin as fl\n@fl.filter('x', description='d', params=[fl.Float('gain', 0, 2, 5, 'g')])\ndef f(a, b, p): pass\n",
                             mentions: ["gain", "outside"])
+        try expectLoadFails("import framelab_plugin as fl\n@fl.filter('x')\ndef f(a, b, p): pass\n", mentions: ["element 'x'", "description"])
     }
 
     func filterFailure(_ body: String, format: PixelFormat = .bgra8) throws -> String {
-        let path = try pythonFile("import numpy as np\nimport framelab_plugin as fl\n@fl.filter('bad', formats=('gray8', 'bgra8'))\ndef bad(frame, out, params):\n" + body)
+        let path = try pythonFile("import numpy as np\nimport framelab_plugin as fl\n@fl.filter('bad', description='d', formats=('gray8', 'bgra8'))\ndef bad(frame, out, params):\n" + body)
         let filter = try PluginFilter(element: element("bad", in: library(path)), values: ParameterValues([:]))
         do {
             _ = try filter.process(PluginTestImages.gradient(width: 30, height: 20, format: format))
@@ -195,7 +196,7 @@ import Testing
         let gray = try filterFailure("    out[...] = frame[:, :, 0]\n", format: .gray8)
         #expect(gray.contains("IndexError"), "gray frames are 2-D: \(gray)")
         // A filter that keeps going after an error: the next frame works again.
-        let path = try pythonFile("import framelab_plugin as fl\ncalls = []\n@fl.filter('flaky')\ndef flaky(frame, out, params):\n    calls.append(1)\n    if len(calls) == 2:\n        raise ValueError('second')\n    out[...] = frame\n")
+        let path = try pythonFile("import framelab_plugin as fl\ncalls = []\n@fl.filter('flaky', description='d')\ndef flaky(frame, out, params):\n    calls.append(1)\n    if len(calls) == 2:\n        raise ValueError('second')\n    out[...] = frame\n")
         let filter = try PluginFilter(element: element("flaky", in: library(path)), values: ParameterValues([:]))
         let input = PluginTestImages.gradient(width: 16, height: 8)
         #expect(try filter.process(input).hasSamePixels(as: input))
@@ -206,7 +207,7 @@ import Testing
     @Test func brokenDetectorsFailInOneLine() throws {
         for (body, mentions) in [("    return 5\n", "returned a int"), ("    return [(1, 2, 3)]\n", "box 0 is not 5 finite numbers"),
                                  ("    return [(1, 2, 3, 4, float('nan'))]\n", "box 0"), ("    raise KeyError('k')\n", "KeyError")] {
-            let path = try pythonFile("import framelab_plugin as fl\n@fl.detector('bad-detector', formats=('gray8',))\ndef bad(frame, params):\n" + body)
+            let path = try pythonFile("import framelab_plugin as fl\n@fl.detector('bad-detector', description='d', formats=('gray8',))\ndef bad(frame, params):\n" + body)
             let detector = try PluginDetector(element: element("bad-detector", in: library(path)), values: ParameterValues([:]))
             #expect { try detector.detect(Mat(format: .gray8, width: 20, height: 10)) } throws: { error in
                 let m = (error as? FramelabError)?.message ?? ""
