@@ -81,7 +81,8 @@ let package = Package(
         .executableTarget(name: "framelab-plugin-worker", dependencies: ["FramelabPluginHost"]),
         .target(name: "PosterizePlugin", dependencies: ["FramelabPluginKit"], path: "Plugins/swift-posterize"),
         .executableTarget(name: "framelab-plugin-bench",
-                          dependencies: ["FramelabCore", "FramelabElements", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost"],
+                          dependencies: ["FramelabCore", "FramelabElements", "FramelabFilters", "FramelabPipeline", "FramelabPluginHost",
+                                         "FramelabRecording"],
                           path: "Benchmarks/PluginOverhead"),
 
         // Face detection: the detector protocol, OpenCV's detectors, Framelab's SIMD cascade.

@@ -38,3 +38,14 @@ for product in FramelabPosterizePlugin framelab-plugin-worker; do
 done
 cp .build/release/libFramelabPosterizePlugin.so "$out/libframelab-swift-posterize.so"
 test -x .build/release/framelab-plugin-worker || { echo "build-plugins: framelab-plugin-worker was not built" >&2; exit 1; }
+# The Python bridge: embeds CPython (Debian's python3-dev) to run .py elements; not a plugin
+# itself, so it lives outside .build/plugins, beside the module element files import.
+if pkg-config --exists python3-embed; then
+    mkdir -p .build/python
+    # shellcheck disable=SC2046
+    cc -std=c11 -shared -fPIC -O2 -Wall -Wextra -Werror -Wno-format-truncation -I"$sdk" Sources/PythonBridge/python_bridge.c \
+        $(pkg-config --cflags --libs python3-embed) -o .build/python/libframelab-python.so
+    cp Sources/PythonBridge/framelab_plugin.py .build/python/
+else
+    echo "build-plugins: skipping the Python bridge (Python elements): python3-embed not found; install python3-dev (scripts/setup.sh does)" >&2
+fi

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The main job on bundled default data, all recorded into out/demo.h5 (one file, many runs):
+#  0. elements written in Python (Plugins/python-example) in a short run: a filter and a detector;
 #  1. a filter chain over the synthetic camera, with its per-stage report;
 #  2. every installed face detector evaluated on the bundled photographs (Datasets/sample) under
 #     Framelab's, the WIDER FACE kit's and FDDB's protocols;
@@ -18,6 +19,10 @@ if [ -f out/demo.h5 ] && [ "$(.venv/bin/python -c 'import h5py; print(int(h5py.F
     echo "demo: out/demo.h5 was written by an earlier Framelab (schema version 1); kept as $kept"
 fi
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
+echo "== framelab run: 90 frames of a 640x480 synthetic camera through Python elements (Plugins/python-example)"
+"$bin" run --plugin-path Plugins/python-example --source synthetic:640x480@30 --frames 90 \
+    --filter py-vignette:strength=0.8 --detector py-bright --out out/demo.h5 --run-id "python-$stamp"
+echo
 echo "== framelab run: 300 frames of a 1280x720 synthetic camera through sepia and hue"
 "$bin" run --source synthetic:1280x720@30 --frames 300 --filter sepia:intensity=0.8 --filter hue:angle=0.6 \
     --out out/demo.h5 --run-id "demo-$stamp"

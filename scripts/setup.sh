@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debian_packages=(libopencv-dev libv4l-dev libhdf5-dev zlib1g-dev opencv-data pkg-config python3-venv
+                 python3-dev  # the Python bridge embeds CPython (Python elements)
                  opencv-doc  # photographs for the filter tolerance tests and the detector plugin
                  libjpeg-dev xvfb x11-apps xdotool unzip
                  libdlib-dev libopenblas-dev liblapack-dev  # the dlib face-detector plugin (BLAS for MMOD)

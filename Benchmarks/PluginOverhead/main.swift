@@ -1,14 +1,17 @@
 // framelab-plugin-bench: the host's per-frame cost of calling a do-nothing plugin versus
 // a do-nothing built-in at 640x480 BGRA, in-process and isolated (worker process, shared
-// memory), measured side by side in one run. Warm-up, then repeated batches; min and median.
+// memory), and of a do-nothing element written in Python (through the Python bridge, numpy
+// views of the frames) next to the C one, measured side by side in one run. Warm-up, then
+// repeated batches; min and median.
 //
 //   swift build -c release --product framelab-plugin-bench && bash scripts/build-plugins.sh
-//   .build/release/framelab-plugin-bench [PATH/TO/libframelab-c-invert.so]
+//   .build/release/framelab-plugin-bench [PATH/TO/libframelab-c-invert.so [PATH/TO/elements.py]]
 import FramelabCore
 import FramelabElements
 import FramelabFilters
 import FramelabPipeline
 import FramelabPluginHost
+import FramelabRecording
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,12 +59,23 @@ do {
 guard let noop = library.elements.first(where: { $0.info.name == "noop" }) else {
     fail("\(pluginPath) has no 'noop' element")
 }
+let pythonPath = arguments.dropFirst().first ?? "Plugins/python-example/elements.py"
+let pythonNoop: PluginElement
+do {
+    guard let found = try PluginLibrary(path: pythonPath).elements.first(where: { $0.info.name == "py-noop" }) else {
+        fail("\(pythonPath) has no 'py-noop' element")
+    }
+    pythonNoop = found
+} catch {
+    fail("\(error) (scripts/build-plugins.sh builds the Python bridge)")
+}
 
 let (width, height) = (640, 480)
 let image = Mat(format: .bgra8, width: width, height: height)
 let frame = Frame(index: 0, pts: 0, arrival: 0, image: image)
 let builtIn = FilterStage(PassThrough(), acceptedFormats: [.bgra8])
 let inProcess = FilterStage(try PluginFilter(element: noop, values: ParameterValues([:])), acceptedFormats: [.bgra8])
+let pythonInProcess = FilterStage(try PluginFilter(element: pythonNoop, values: ParameterValues([:])), acceptedFormats: [.bgra8])
 let isolatedFilter = try IsolatedPluginFilter(element: noop, values: ParameterValues([:]))
 let isolated = FilterStage(isolatedFilter, acceptedFormats: [.bgra8])
 var sharedFrame = frame
@@ -89,8 +103,12 @@ let results = [
         sink &+= try isolated.process(frame).index
     },
     measure("memcpy of one 640x480 BGRA frame (1.2 MB)", calls: slow, batches: batches) { copyTarget.copyPixels(from: image) },
+    try measure("Python py-noop, in-process (numpy views)", calls: slow * 10, batches: batches) {
+        sink &+= try pythonInProcess.process(frame).index
+    },
 ]
 
+print("CPU: \(HostInfo.cpuModel)")
 print("Per-frame call cost at \(width)x\(height) bgra8, \(batches) batches (min / median ns per call)")
 for r in results {
     print(r.label.padding(toLength: 48, withPad: " ", startingAt: 0)
@@ -105,6 +123,9 @@ print("overhead vs built-in, in-process:               " + overhead(results[1]) 
 print("overhead vs built-in, isolated (input slot):     " + overhead(results[2]) + "   goal < 50 µs")
 print("overhead vs built-in, isolated (run arena):      " + overhead(results[3]) + "   goal < 50 µs")
 print("overhead vs built-in, isolated with copy-in:    " + overhead(results[4]))
+print("overhead vs built-in, Python in-process:         " + overhead(results[6]) + "   goal ≤ 20 µs")
+print(String(format: "Python no-op vs C no-op, in-process:            %.2f µs vs %.3f µs (min), %.2f µs vs %.3f µs (median)",
+             results[6].minimum / 1000, results[1].minimum / 1000, results[6].median / 1000, results[1].median / 1000))
 print(String(format: "isolated (shared memory) / memcpy of the frame:  %.2f (median)", results[2].median / results[5].median))
 print("input copies: \(arenaFilter.inputCopies) in the arena variant, \(isolatedFilter.inputCopies) in the others (only copy-in copies)")
 if sink == Int.min { print(sink) }

@@ -64,7 +64,7 @@ public struct PluginCatalog: Sendable {
     }
 
     /// Finds every plugin on `searchPath`: a file is checked, a folder contributes its
-    /// `*.so` files (sorted). A path that does not exist is a problem only when it was
+    /// `*.so` files and the `*.py` files that import `framelab_plugin` (sorted). A path that does not exist is a problem only when it was
     /// named explicitly. The same file reached twice is checked once. With `trials`, every
     /// element is also test-run with its defaults (`trialOutcome`).
     public static func discover(searchPath: [String], explicit: Set<String> = [], cache: PluginVerdictCache? = nil,
@@ -198,8 +198,9 @@ public struct PluginCatalog: Sendable {
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name.hasSuffix(".so") { names.append(name) }
+            if name.hasSuffix(".so") || PythonBridge.isPythonFile(name) { names.append(name) }
         }
         return names.sorted().map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
+            .filter { !PythonBridge.isPythonFile($0) || PythonBridge.declaresElements($0) }
     }
 }

@@ -25,22 +25,18 @@ public final class PluginLibrary: @unchecked Sendable {
         // open it by its absolute path (which is also what runs record).
         let path = Self.absolutePath(given)
         let label = OwnedCString("plugin \(path)")
-        let library = try PluginCrashGuard.call(label.pointer, doing: "loading (its constructors ran)") {
-            try DynamicLibrary(path: path)
-        }
-        guard let entryAddress = library.symbol(PluginABI.entrySymbol) else {
-            throw FramelabError(.badInput,
-                "\(path): not a Framelab plugin: it does not export '\(PluginABI.entrySymbol)'")
-        }
-        let entry = unsafeBitCast(entryAddress, to: fl_plugin_entry_fn.self)
-        let answer = PluginCrashGuard.call(label.pointer, doing: "answering framelab_plugin_entry") {
-            entry(PluginABI.major, PluginABI.minor)
-        }
-        guard let described = answer else {
-            throw FramelabError(.badInput, "\(path): \(PluginABI.entrySymbol) returned NULL (the plugin refused host ABI \(PluginABI.versionText))")
+        let library: DynamicLibrary
+        let described: UnsafeRawPointer
+        if PythonBridge.isPythonFile(path) {
+            // Elements in Python: the bridge runs the file and describes it in the ABI's layout.
+            (described, library) = try PluginCrashGuard.call(label.pointer, doing: "running its Python file") {
+                try PythonBridge.describe(path)
+            }
+        } else {
+            (described, library) = try Self.open(path, label: label)
         }
         let description = try PluginCrashGuard.call(label.pointer, doing: "describing its elements") {
-            try PluginDescriptionLayout.read(UnsafeRawPointer(described), path: path)
+            try PluginDescriptionLayout.read(described, path: path)
         }
         let abi = description.abiVersion
         self.path = path
@@ -62,6 +58,25 @@ public final class PluginLibrary: @unchecked Sendable {
 }
 
 extension PluginLibrary {
+    /// Opens the shared library at `path` and asks its entry function for its description.
+    private static func open(_ path: String, label: OwnedCString) throws -> (UnsafeRawPointer, DynamicLibrary) {
+        let library = try PluginCrashGuard.call(label.pointer, doing: "loading (its constructors ran)") {
+            try DynamicLibrary(path: path)
+        }
+        guard let entryAddress = library.symbol(PluginABI.entrySymbol) else {
+            throw FramelabError(.badInput,
+                "\(path): not a Framelab plugin: it does not export '\(PluginABI.entrySymbol)'")
+        }
+        let entry = unsafeBitCast(entryAddress, to: fl_plugin_entry_fn.self)
+        let answer = PluginCrashGuard.call(label.pointer, doing: "answering framelab_plugin_entry") {
+            entry(PluginABI.major, PluginABI.minor)
+        }
+        guard let described = answer else {
+            throw FramelabError(.badInput, "\(path): \(PluginABI.entrySymbol) returned NULL (the plugin refused host ABI \(PluginABI.versionText))")
+        }
+        return (UnsafeRawPointer(described), library)
+    }
+
     static func absolutePath(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path.contains("/") ? path : "./" + path }
         defer { free(resolved) }

@@ -5,7 +5,7 @@ import FramelabPluginHost
 /// use the cache of plugin checks.
 struct PluginOptions: ParsableArguments {
     @Option(name: .customLong("plugin-path"),
-            help: "A plugin file or folder of *.so plugins (repeatable; ':' separates several). Also searched: $FRAMELAB_PLUGIN_PATH, then the package's own .build/plugins.",
+            help: "A plugin file or folder of *.so plugins and *.py element files (repeatable; ':' separates several). Also searched: $FRAMELAB_PLUGIN_PATH, then the package's own .build/plugins.",
             completion: ShellCompletion.pluginFiles)
     var pluginPaths: [String] = []
 

@@ -13,8 +13,8 @@ enum PluginSkeletonKind: String, CaseIterable, ExpressibleByArgument {
 
 /// The names one skeleton uses, all derived from the element name the user gives.
 struct PluginSkeletonNames {
-    /// The element's name (`--filter NAME`), also the plugin's, the library's (`libNAME.so`)
-    /// and, for Swift, the package's and the product's.
+    /// The element's name (`--filter NAME`), also the plugin's, the library's (`libNAME.so`,
+    /// for Python the file's `NAME.py`) and, for Swift, the package's and the product's.
     let element: String
     /// The Swift class: the name in UpperCamelCase, ending in Filter or Detector.
     let swiftType: String
@@ -54,8 +54,7 @@ struct PluginSkeleton {
     static func nextSteps(names: PluginSkeletonNames, kind: PluginSkeletonKind, build: String, library: String) -> [String] {
         let folder = library.contains("/") ? String(library[..<library.lastIndex(of: "/")!]) : "."
         let use = kind == .filter ? "--filter \(names.element)" : "--detector \(names.element)"
-        return [
-            build,
+        return (build.isEmpty ? [] : [build]) + [
             "framelab plugins check \(library)",
             "framelab plugins describe \(names.element) --plugin-path \(folder)",
             "framelab run --plugin-path \(folder) --source synthetic:640x480@30 --frames 90 \(use) --snapshot shots --snapshot-every 30",
@@ -76,7 +75,7 @@ struct PluginSkeleton {
             \(steps.joined(separator: "\n"))
             ```
 
-            `\(steps[0])` builds `\(library)`. `framelab plugins check` loads it in a worker process,
+            \(build.isEmpty ? "There is nothing to build." : "`\(build)` builds `\(library)`.") `framelab plugins check` loads it in a worker process,
             validates its description and test-runs the element on a synthetic frame in every
             format it accepts. Framelab does not search the working folder for plugins: name the
             file or its folder with `--plugin-path` (or `$FRAMELAB_PLUGIN_PATH`).

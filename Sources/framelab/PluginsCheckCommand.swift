@@ -17,7 +17,7 @@ struct PluginsCheckCommand: ParsableCommand {
             whatever the outcome.
             """)
 
-    @Argument(help: "The plugin's shared library (.so).", completion: ShellCompletion.pluginFiles)
+    @Argument(help: "The plugin's shared library (.so), or a Python element file (.py).", completion: ShellCompletion.pluginFiles)
     var path: String
 
     @Flag(name: .long, help: "Print one JSON object instead of text.")

@@ -5,26 +5,25 @@ import FramelabDetection
 import FramelabFilters
 import FramelabPluginHost
 
-/// `framelab plugins new NAME --lang c|cpp|swift --kind filter|detector`: writes a project
-/// folder outside the repository that builds with one command and passes `plugins check`.
+/// `framelab plugins new NAME --lang c|cpp|swift|python --kind filter|detector`: writes a project
+/// folder outside the repository that builds with one command (Python: none) and passes `plugins check`.
 struct PluginsNewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
-        abstract: "Write a plugin project (C, C++17 or Swift; a filter or a detector) that builds with one command.",
+        abstract: "Write a plugin project (C, C++17, Swift or Python; a filter or a detector) that builds with one command.",
         discussion: """
             The folder (--out, else ./NAME) gets the element's source, a README with the next commands, and \
             a build file: a Makefile (`make`, C11 or C++17, with framelab_plugin.h copied into include/) or a \
             Package.swift (`swift build -c release`, with Framelab's Swift plugin kit copied beside the \
-            source). The copies make the project build anywhere, with no Framelab checkout and no network. \
+            source); a Python element is one NAME.py that Framelab runs as it is (numpy arrays in, no build). The copies make the project build anywhere, with no Framelab checkout and no network. \
             The filter adds an offset to every colour channel; the detector returns one centred box scored by \
-            its brightness: both pass `framelab plugins check` as written. Python elements are not supported \
-            yet: --lang python is refused. A folder that exists and is not empty is never written into.
+            its brightness: both pass `framelab plugins check` as written. A folder that exists and is not empty is never written into.
             """)
 
     @Argument(help: "The element's name (letters, digits, '-' and '_', starting with a letter): --filter NAME, libNAME.so.")
     var name: String
 
-    @Option(name: .long, help: "The language: c, cpp (C++17) or swift (python: not yet supported).")
+    @Option(name: .long, help: "The language: c, cpp (C++17), swift or python.")
     var lang: PluginLanguage
 
     @Option(name: .long, help: "What the element is: filter or detector.")
@@ -37,9 +36,6 @@ struct PluginsNewCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        if lang == .python {
-            throw failure(FramelabError(.badInput, "--lang python: not yet: Python elements are not supported (use c, cpp or swift)"))
-        }
         let names: PluginSkeletonNames
         do { names = try PluginSkeletonNames(name, kind: kind) } catch { throw failure(error) }
         if BuiltInFilters.all.contains(where: { $0.name == name }) || DetectorRegistry.builtIns[name] != nil {
@@ -72,7 +68,7 @@ struct PluginsNewCommand: ParsableCommand {
             }
             return .swift(names, kind: kind, kit: kit, kitFiles: files)
         case .python:
-            throw FramelabError(.badInput, "--lang python: not yet: Python elements are not supported")
+            return .python(names, kind: kind)
         }
     }
 

@@ -53,7 +53,7 @@ enum ShellCompletion {
     static let recordings = CompletionKind.file(extensions: ["h5"])
 
     /// Plugin files and folders (`--plugin-path`).
-    static let pluginFiles = CompletionKind.file(extensions: ["so"])
+    static let pluginFiles = CompletionKind.file(extensions: ["so", "py"])
 
     private static func datasetSpecs(_ prefix: String) -> [String] {
         let formats = DatasetFormat.allCases.map(\.rawValue)

@@ -19,8 +19,10 @@ enum PluginDiscoveryWorker {
         } catch {
             let message = (error as? FramelabError)?.message ?? "\(path): \(error)"
             // dlopen's own failures (a dependency library missing) may be fixed without
-            // touching the file; the rest is the file's content.
-            let environmental = message.contains(": cannot load as a shared library: ") && ELFFileCheck.problem(path) == nil
+            // touching the file; the rest is the file's content. A Python file's failure may
+            // be a module not installed yet: never kept either.
+            let environmental = PythonBridge.isPythonFile(path)
+                || message.contains(": cannot load as a shared library: ") && ELFFileCheck.problem(path) == nil
             send(DiscoveryMessage(verdict: .rejected(message, cacheable: !environmental)), to: responses)
             return 0
         }

@@ -9,7 +9,9 @@ import FramelabCore
 /// `<build>` is the worker executable's size and modification time (a rebuilt checker may
 /// judge differently, though the version is the same) and `<env>` a digest of the
 /// environment plugins are documented to read (`FRAMELAB_MODELS`: a detector's default model
-/// path comes from it, so a description depends on it). Other environment a plugin reads
+/// path comes from it, so a description depends on it; `FRAMELAB_PYTHON_VENV` and
+/// `VIRTUAL_ENV` choose the modules a Python element file imports), and `<build>` includes
+/// the Python bridge's build. Other environment a plugin reads
 /// is not tracked: `--no-plugin-cache` checks afresh. So `filters`, `detectors` and
 /// `plugins list` start no worker for a file they have seen, and a new build of Framelab or
 /// a changed file is checked afresh. The folder is
@@ -49,7 +51,7 @@ public struct PluginVerdictCache: Sendable {
     }
 
     /// Environment variables whose value can change what a plugin describes.
-    static let describedEnvironment = ["FRAMELAB_MODELS"]
+    static let describedEnvironment = ["FRAMELAB_MODELS", "FRAMELAB_PYTHON_VENV", "VIRTUAL_ENV"]
 
     /// The first 12 hex digits of a digest of `describedEnvironment`'s values (unset ≠ empty).
     static let environmentDigest: String = {
@@ -65,8 +67,16 @@ public struct PluginVerdictCache: Sendable {
     static let checkerBuild: String = {
         var s = stat()
         guard let worker = try? IsolationEnvironment.workerExecutable(), stat(worker, &s) == 0 else { return "none" }
-        return String(s.st_size, radix: 16) + "." + String(s.st_mtim.tv_sec, radix: 16) + String(s.st_mtim.tv_nsec, radix: 16)
+        let build = String(s.st_size, radix: 16) + "." + String(s.st_mtim.tv_sec, radix: 16) + String(s.st_mtim.tv_nsec, radix: 16)
+        // Python element files are described by the bridge: its build counts too.
+        return PythonBridge.build.isEmpty ? build : build + "." + String(bridgeDigest.prefix(8))
     }()
+
+    private static var bridgeDigest: String {
+        var digest = SHA256()
+        digest.update(PythonBridge.build)
+        return digest.hexDigest()
+    }
 
     /// The verdict for content `sha256`, found at `path`; nil on a miss.
     func read(sha256: String, path: String) -> PluginFileVerdict? {
