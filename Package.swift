@@ -11,6 +11,11 @@ let package = Package(
         // Plugins: the kit Swift plugins build on, and the Swift example plugin.
         .library(name: "FramelabPluginKit", targets: ["FramelabPluginKit"]),
         .library(name: "FramelabPosterizePlugin", type: .dynamic, targets: ["PosterizePlugin"]),
+        // OpenCV's codecs, video I/O, preview window, detectors and DNN, dlopened by the bridge
+        // on first use so that starting framelab does not load them
+        // (Sources/CFramelabCV/on_demand.hpp). It must sit beside the executables:
+        // scripts/build.sh builds it, and so does `swift test`.
+        .library(name: "FramelabCVOnDemand", type: .dynamic, targets: ["CFramelabCVOnDemand"]),
         .executable(name: "framelab-plugin-worker", targets: ["framelab-plugin-worker"]),
     ],
     dependencies: [
@@ -19,10 +24,12 @@ let package = Package(
     targets: [
         // System libraries, found through pkg-config. Nothing Swift imports these
         // directly: they carry compiler and linker flags to the shim targets.
-        // OpenCV: only the seven modules Framelab calls are linked (CFramelabCV's linker settings), not the 55
-        // `pkg-config --libs opencv4` names. Those pull in Qt, VTK, GDAL and Tesseract with its
-        // own OpenMP runtime: start-up takes twice as long, and a plugin's OpenMP calls bind to
-        // that runtime, initialised before Framelab can hold it to one thread.
+        // OpenCV: only the modules Framelab calls are linked, not the 55 `pkg-config --libs opencv4`
+        // names. Those pull in Qt, VTK, GDAL and Tesseract with its own OpenMP runtime: start-up
+        // takes twice as long, and a plugin's OpenMP calls bind to that runtime, initialised
+        // before Framelab can hold it to one thread. Of the seven modules used, only core and
+        // imgproc are linked: imgcodecs, videoio, highgui, objdetect and dnn (about 270
+        // libraries between them) live in libFramelabCVOnDemand.so, loaded when first needed.
         .systemLibrary(name: "COpenCVSystem", path: "Sources/COpenCVSystem",
                        providers: [.apt(["libopencv-dev"])]),
         .systemLibrary(name: "CHDF5System", path: "Sources/CHDF5System", pkgConfig: "hdf5",
@@ -36,7 +43,12 @@ let package = Package(
         // The one place that talks C++: an extern "C" surface over OpenCV.
         .target(name: "CFramelabCV", dependencies: ["COpenCVSystem"],
                 cxxSettings: [.unsafeFlags(["-O2", "-I/usr/include/opencv4"])],
-                linkerSettings: ["core", "imgproc", "imgcodecs", "videoio", "objdetect", "dnn", "highgui"]
+                linkerSettings: ["core", "imgproc"].map { .linkedLibrary("opencv_" + $0) }),
+        // The bridge's on-demand half (the FramelabCVOnDemand product): the calls into imgcodecs,
+        // videoio, highgui, objdetect and dnn. Nothing depends on it; the bridge dlopens it.
+        .target(name: "CFramelabCVOnDemand", dependencies: ["COpenCVSystem"],
+                cxxSettings: [.unsafeFlags(["-O2", "-I/usr/include/opencv4"]), .headerSearchPath("../CFramelabCV/include")],
+                linkerSettings: ["core", "imgproc", "imgcodecs", "videoio", "highgui", "objdetect", "dnn"]
                     .map { .linkedLibrary("opencv_" + $0) }),
         // HDF5's constants are macros Swift cannot import; this shim returns them.
         .target(name: "CHDF5", dependencies: ["CHDF5System"]),

@@ -3,12 +3,11 @@
 #include "framelab_cv.h"
 #include "bridge_errors.hpp"
 #include "bridge_image.hpp"
+#include "on_demand.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/utils/logger.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 
 #include <climits>
 #include <cstdlib>
@@ -19,14 +18,15 @@ struct fl_cvmat {
     cv::Mat mat;
 };
 
+// Videos and writers live in libFramelabCVOnDemand.so (on_demand.hpp); these hold its handle.
 struct fl_video {
-    cv::VideoCapture capture;
+    void *handle;
     cv::Mat decoded;
     fl_video_info info;
 };
 
 struct fl_video_writer {
-    cv::VideoWriter writer;
+    void *handle;
     cv::Size size;
     cv::Mat bgr;
 };
@@ -197,63 +197,49 @@ int fl_cv_put_text(const fl_image *image, const char *text, int x, int y, double
 
 int fl_cv_decode_file(const char *path, int32_t format, fl_cvmat **out, char *err, size_t err_len) {
     return guarded(err, err_len, [&]() -> int {
-        cv::Mat decoded = cv::imread(path, cv::IMREAD_UNCHANGED);
-        if (decoded.empty()) {
-            set_error(err, err_len, "not a readable image (unknown format or corrupt data)");
-            return FL_CV_ERROR;
-        }
-        return finish_decode(decoded, format, out, err, err_len);
+        const fl_cv_on_demand *io = fl_bridge::on_demand(err, err_len);
+        if (!io) return FL_CV_ERROR;
+        cv::Mat decoded;
+        int status = io->decode_file(path, &decoded, err, err_len);
+        return status == FL_CV_OK ? finish_decode(decoded, format, out, err, err_len) : status;
     });
 }
 
 int fl_cv_decode_bytes(const void *bytes, size_t count, int32_t format, fl_cvmat **out,
                        char *err, size_t err_len) {
     return guarded(err, err_len, [&]() -> int {
-        if (count > static_cast<size_t>(INT_MAX)) {  // a cv::Mat row holds at most INT_MAX bytes
-            set_error(err, err_len, "encoded image larger than 2 GB");
-            return FL_CV_UNSUPPORTED;
-        }
-        cv::Mat buffer(1, static_cast<int>(count), CV_8UC1, const_cast<void *>(bytes));
-        cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
-        if (decoded.empty()) {
-            set_error(err, err_len, "not a decodable image (corrupt data)");
-            return FL_CV_ERROR;
-        }
-        return finish_decode(decoded, format, out, err, err_len);
+        const fl_cv_on_demand *io = fl_bridge::on_demand(err, err_len);
+        if (!io) return FL_CV_ERROR;
+        cv::Mat decoded;
+        int status = io->decode_bytes(bytes, count, &decoded, err, err_len);
+        return status == FL_CV_OK ? finish_decode(decoded, format, out, err, err_len) : status;
     });
 }
 
 int fl_cv_encode_file(const char *path, const fl_image *image, char *err, size_t err_len) {
     return guarded(err, err_len, [&]() -> int {
+        const fl_cv_on_demand *io = fl_bridge::on_demand(err, err_len);
+        if (!io) return FL_CV_ERROR;
         cv::Mat m = header(image);
         if (image->format == FL_FORMAT_GRAYF32) {
             cv::Mat eight;
             m.convertTo(eight, CV_8U);
             m = eight;
         }
-        if (!cv::imwrite(path, m)) {
-            set_error(err, err_len, "could not write (unknown extension or unwritable path)");
-            return FL_CV_ERROR;
-        }
-        return FL_CV_OK;
+        return io->encode_file(path, &m, err, err_len);
     });
 }
 
 fl_video *fl_video_open(const char *path, char *err, size_t err_len) {
     try {
+        const fl_cv_on_demand *io = fl_bridge::on_demand(err, err_len);
+        if (!io) return nullptr;
         auto *video = new fl_video();
-        // FFmpeg only: it reports frame counts and times reliably, and fails cleanly.
-        if (!video->capture.open(path, cv::CAP_FFMPEG)) {
+        video->handle = io->video_open(path, &video->info, err, err_len);
+        if (!video->handle) {
             delete video;
-            set_error(err, err_len, "not a readable video (unknown container or corrupt data)");
             return nullptr;
         }
-        video->info.fps = video->capture.get(cv::CAP_PROP_FPS);
-        double count = video->capture.get(cv::CAP_PROP_FRAME_COUNT);
-        // A cast of a double outside int64_t's range is undefined: containers can claim anything.
-        video->info.frame_count = count > 0 && count < 9.0e18 ? static_cast<int64_t>(count) : -1;
-        video->info.width = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_WIDTH));
-        video->info.height = static_cast<int32_t>(video->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
         return video;
     } catch (...) {
         set_error(err, err_len, fl_bridge::current_exception_message());
@@ -266,33 +252,28 @@ fl_video_info fl_video_get_info(const fl_video *video) { return video->info; }
 int fl_video_read(fl_video *video, int32_t format, fl_cvmat **out, double *pts_ms,
                   char *err, size_t err_len) {
     return guarded(err, err_len, [&]() -> int {
-        if (!video->capture.grab()) return FL_CV_END;
-        *pts_ms = video->capture.get(cv::CAP_PROP_POS_MSEC);
-        if (!video->capture.retrieve(video->decoded) || video->decoded.empty()) {
-            set_error(err, err_len, "frame could not be decoded");
-            return FL_CV_ERROR;
-        }
-        return finish_decode(video->decoded, format, out, err, err_len);
+        // A video exists only once the library is loaded, so this never loads it.
+        int status = fl_bridge::on_demand(err, err_len)->video_read(video->handle, &video->decoded, pts_ms, err, err_len);
+        return status == FL_CV_OK ? finish_decode(video->decoded, format, out, err, err_len) : status;
     });
 }
 
-void fl_video_close(fl_video *video) { delete video; }
+void fl_video_close(fl_video *video) {
+    if (!video) return;
+    if (const fl_cv_on_demand *io = fl_bridge::on_demand_if_loaded()) io->video_close(video->handle);
+    delete video;
+}
 
 fl_video_writer *fl_video_writer_open(const char *path, double fps, int32_t width, int32_t height,
                                       char *err, size_t err_len) {
     try {
-        std::string p(path);
-        std::string ext = p.substr(p.find_last_of('.') == std::string::npos ? p.size() : p.find_last_of('.') + 1);
-        for (auto &c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        // A codec every Debian OpenCV build writes for the container.
-        int fourcc = cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
-        if (ext == "mp4" || ext == "m4v" || ext == "mov") fourcc = cv::VideoWriter::fourcc('m', 'p', '4', 'v');
-        else if (ext == "mkv" || ext == "avi") fourcc = cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
+        const fl_cv_on_demand *io = fl_bridge::on_demand(err, err_len);
+        if (!io) return nullptr;
         auto *writer = new fl_video_writer();
         writer->size = cv::Size(width, height);
-        if (!writer->writer.open(p, cv::CAP_FFMPEG, fourcc, fps > 0 ? fps : 30.0, writer->size, true)) {
+        writer->handle = io->writer_open(path, fps, width, height, err, err_len);
+        if (!writer->handle) {
             delete writer;
-            set_error(err, err_len, "could not open a video writer (unknown extension or unwritable path)");
             return nullptr;
         }
         return writer;
@@ -311,11 +292,14 @@ int fl_video_writer_write(fl_video_writer *writer, const fl_image *image, char *
         cv::Mat m = header(image);
         int status = convert_mat(m, writer->bgr, image->format, FL_FORMAT_BGR8, err, err_len);
         if (status != FL_CV_OK) return status;
-        writer->writer.write(writer->bgr);
-        return FL_CV_OK;
+        return fl_bridge::on_demand(err, err_len)->writer_write(writer->handle, &writer->bgr, err, err_len);
     });
 }
 
-void fl_video_writer_close(fl_video_writer *writer) { delete writer; }
+void fl_video_writer_close(fl_video_writer *writer) {
+    if (!writer) return;
+    if (const fl_cv_on_demand *io = fl_bridge::on_demand_if_loaded()) io->writer_close(writer->handle);
+    delete writer;
+}
 
 } // extern "C"

@@ -3,9 +3,9 @@
 #include "framelab_cv.h"
 #include "bridge_errors.hpp"
 #include "bridge_image.hpp"
+#include "on_demand.hpp"
 
 #include <opencv2/core.hpp>
-#include <opencv2/highgui.hpp>
 #include <opencv2/imgproc.hpp>
 
 
@@ -52,30 +52,25 @@ extern "C" int fl_cv_orient(const fl_image *src, const fl_image *dst, int degree
 }
 
 extern "C" int fl_preview_show(const char *name, const fl_image *image, int wait_ms, char *err, size_t err_len) {
-    int key = -1;
+    cv::Mat shown;
     int status = guarded(err, err_len, [&]() -> int {
         cv::Mat m;
         if (!wrap(image, m)) return FL_CV_UNSUPPORTED;
-        // GUI_NORMAL: no toolbar (the Qt backend adds one otherwise). highgui backends differ
-        // in what they do with a fourth channel, so they get BGR.
-        cv::namedWindow(name, cv::WINDOW_AUTOSIZE | cv::WINDOW_GUI_NORMAL);
+        // highgui backends differ in what they do with a fourth channel, so they get BGR.
         if (m.channels() == 4) {
             static thread_local cv::Mat bgr;
             cv::cvtColor(m, bgr, cv::COLOR_BGRA2BGR);
-            cv::imshow(name, bgr);
+            shown = bgr;
         } else {
-            cv::imshow(name, m);
+            shown = m;
         }
-        key = cv::waitKey(wait_ms > 0 ? wait_ms : 1);
-        return FL_CV_OK;
+        return fl_bridge::on_demand(err, err_len) ? FL_CV_OK : FL_CV_ERROR;
     });
-    return status == FL_CV_OK ? key : (status == FL_CV_UNSUPPORTED ? -3 : -2);
+    if (status != FL_CV_OK) return status == FL_CV_UNSUPPORTED ? -3 : -2;
+    return fl_bridge::on_demand(err, err_len)->preview_show(name, &shown, wait_ms, err, err_len);
 }
 
 extern "C" void fl_preview_close(const char *name) {
-    try {
-        cv::destroyWindow(name);
-        cv::waitKey(1);
-    } catch (...) {
-    }
+    // Nothing to close when no window was ever shown (the library was never loaded).
+    if (const fl_cv_on_demand *io = fl_bridge::on_demand_if_loaded()) io->preview_close(name);
 }

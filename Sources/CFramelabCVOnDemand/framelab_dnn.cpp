@@ -1,8 +1,9 @@
 // The C++ side of framelab_dnn.h: cv::dnn::Net behind an opaque handle. As everywhere in
-// this target, no exception crosses into Swift; load errors name the file at fault.
+// the bridge, no exception crosses into Swift; load errors name the file at fault.
 #include "framelab_dnn.h"
-#include "bridge_errors.hpp"
-#include "bridge_image.hpp"
+#include "parts.hpp"
+#include "../CFramelabCV/bridge_errors.hpp"
+#include "../CFramelabCV/bridge_image.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>
@@ -100,7 +101,7 @@ void set_input(fl_dnn *net, const cv::Mat &blob) {
 
 } // namespace
 
-extern "C" {
+namespace fl_on_demand {
 
 fl_dnn *fl_dnn_load_caffe(const char *prototxt, const char *caffemodel, char *err, size_t err_len) {
     try {
@@ -229,4 +230,17 @@ const float *fl_dnn_output_data(const fl_dnn *net, int index) {
     return net->outputs[index].ptr<float>();
 }
 
-} // extern "C"
+void fill_dnn(fl_cv_on_demand &t) {
+    t.dnn_load_caffe = fl_dnn_load_caffe;
+    t.dnn_load_onnx = fl_dnn_load_onnx;
+    t.dnn_free = fl_dnn_free;
+    t.dnn_set_image_input = fl_dnn_set_image_input;
+    t.dnn_set_tensor_input = fl_dnn_set_tensor_input;
+    t.dnn_forward = fl_dnn_forward;
+    t.dnn_output_count = fl_dnn_output_count;
+    t.dnn_output_name = fl_dnn_output_name;
+    t.dnn_output_shape = fl_dnn_output_shape;
+    t.dnn_output_data = fl_dnn_output_data;
+}
+
+} // namespace fl_on_demand
