@@ -154,22 +154,4 @@ extension PortableKernels {
         }
         return i
     }
-
-    /// Gradient positions, eight pixels at a time (the last step may write up to 7 past
-    /// `width`): t = clamp((|(x + 0.5 − centreX, dy)| − inner) / span, 0, 1).
-    @inlinable @inline(__always)
-    public static func gradient(_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,
-                                _ inner: Float, _ span: Float) {
-        let lanes = F(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5)
-        let cx = F(repeating: centreX), dyV = F(repeating: dy), innerV = F(repeating: inner), spanV = F(repeating: span)
-        var x = 0
-        while x < width {
-            let dx = lanes + F(repeating: Float(x)) - cx
-            let v = ((dx * dx + dyV * dyV).squareRoot() - innerV) / spanV
-            var clamped = v
-            for i in 0..<8 { clamped[i] = Swift.min(Swift.max(v[i], 0), 1) }
-            UnsafeMutableRawPointer(t + x).storeBytes(of: clamped, as: F.self)
-            x &+= 8
-        }
-    }
 }

@@ -219,6 +219,26 @@ import Testing
         }
     }
 
+    /// Gradient pixels: every level's against the portable loop, with colours that pass
+    /// 0…255 on the way (the clamps), a span below one pixel, a centre left of the row.
+    @Test func gradientPixelEntryAgreesWithPortable() {
+        let colourSets: [[Float]] = [[255, 255, 255, 255, -255, -255, -255, 0], [12.5, 200, 30.25, 128, 230, -200, 224.75, -128],
+                                     [-300, 600, 0, 255, 900, -1200, 255, 0]]
+        let shapes: [(centreX: Float, dy: Float, inner: Float, span: Float)] = [(10.3, -4.5, 2, 30), (-7, 0.5, 0, 0.25), (40, 12, 5, 90)]
+        let unused = [UInt8](repeating: 0, count: 16)
+        for colours in colourSets {
+            for shape in shapes {
+                for width in Self.widths {
+                    unused.withUnsafeBytes { u in colours.withUnsafeBufferPointer { c in
+                        compareRows("gradientBGRA \(width) \(shape) \(colours)", width: width, u.baseAddress!) { t, d in
+                            t.gradientBGRA(d, width, shape.centreX, shape.dy, shape.inner, shape.span, c.baseAddress!)
+                        }
+                    } }
+                }
+            }
+        }
+    }
+
     static func horizontal(_ t: KernelTable, _ padded: [Int32], _ out: UnsafeMutablePointer<Int32>, _ n: Int, _ channels: Int,
                            _ weights: [SIMD8<Int32>]) -> Int {
         padded.withUnsafeBufferPointer { p in weights.withUnsafeBufferPointer { w in
