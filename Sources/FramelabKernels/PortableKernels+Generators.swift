@@ -1,4 +1,4 @@
-/// The generators' loops: radial-gradient positions and pixels.
+/// The generators' loops: radial-gradient positions and pixels, and the fill of one colour.
 ///
 /// Clamps work on the bits of the Float lanes as Int32 (`lanewiseMin/Max`), not with
 /// `pointwiseMin/Max` or a loop of `Swift.min` on Float lanes: the first are generic and a
@@ -44,6 +44,34 @@ extension PortableKernels {
             x &+= 8
         }
         return x
+    }
+
+    /// A row of `width` 32-bit pixels set to `pattern` (a constant colour): 32 pixels per
+    /// step in four vector stores, then eight, then one at a time. At the avx2 level the
+    /// stores are 256-bit: a stand-alone C loop filling a 1080p BGRA frame took 0.16–0.18 ms
+    /// so, 0.22–0.27 ms with 128-bit stores (what the baseline level and the old fill in
+    /// `FramelabFilters` compile to), 0.17–0.24 ms as OpenCV's `setTo` does it (memcpy of a
+    /// 4 KB block of the pattern), on Zen 3.
+    @inlinable @inline(__always)
+    public static func fill(_ dst: UnsafeMutableRawPointer, _ width: Int, _ pattern: UInt32) {
+        let v = I(repeating: Int32(bitPattern: pattern))
+        var x = 0
+        while x &+ 32 <= width {
+            let p = dst + 4 &* x
+            p.storeBytes(of: v, as: I.self)
+            (p + 32).storeBytes(of: v, as: I.self)
+            (p + 64).storeBytes(of: v, as: I.self)
+            (p + 96).storeBytes(of: v, as: I.self)
+            x &+= 32
+        }
+        while x &+ 8 <= width {
+            (dst + 4 &* x).storeBytes(of: v, as: I.self)
+            x &+= 8
+        }
+        while x < width {
+            (dst + 4 &* x).storeBytes(of: pattern, as: UInt32.self)
+            x &+= 1
+        }
     }
 
     /// clamp((|(dx, dy)| − inner) / span, 0, 1) for eight pixels (`dy2` is dy², `scale`

@@ -239,6 +239,24 @@ import Testing
         }
     }
 
+    /// Fills: the portable loop writes the pattern to every pixel of the row (widths around
+    /// its 32- and 8-pixel steps, in byte order B, G, R, A), every level the same, none past it.
+    @Test func fillEntryWritesThePatternOnly() {
+        let unused = [UInt8](repeating: 0, count: 16)
+        for width in Self.widths + [63, 65, 97, 1920] {
+            var row = [UInt8](repeating: 0xA5, count: 4 * width + 64)
+            row.withUnsafeMutableBytes { KernelTable.portable.fill($0.baseAddress!, width, 0xFF20_1001) }
+            #expect(Array(row[0..<(4 * width)]) == (0..<width).flatMap { _ in [UInt8]([0x01, 0x10, 0x20, 0xFF]) }, "fill \(width)")
+            #expect(row[(4 * width)...].allSatisfy { $0 == 0xA5 }, "fill \(width) wrote past the row")
+            unused.withUnsafeBytes { u in
+                compareRows("fill \(width)", width: width, u.baseAddress!) { t, d in
+                    t.fill(d, width, 0x8040_2010)
+                    return width
+                }
+            }
+        }
+    }
+
     static func horizontal(_ t: KernelTable, _ padded: [Int32], _ out: UnsafeMutablePointer<Int32>, _ n: Int, _ channels: Int,
                            _ weights: [SIMD8<Int32>]) -> Int {
         padded.withUnsafeBufferPointer { p in weights.withUnsafeBufferPointer { w in
