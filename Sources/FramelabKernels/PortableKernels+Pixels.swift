@@ -140,6 +140,28 @@ extension PortableKernels {
         let half = I(repeating: 1 << 19), hi = I(repeating: 255)
         var i = 0
         let mid = taps / 2
+        @inline(__always) func narrow(_ acc: I, _ at: Int) {
+            let v = lanewiseMin((acc &+ half) &>> 20, hi)
+            UnsafeMutableRawPointer(dst + at).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
+        }
+        // 32 samples a step in four sums: each ring row is read 128 bytes at a time (two
+        // lines) and its offset and weight are loaded once for four vectors; eight samples
+        // a step read 61 rows 32 bytes at a time, more streams than L1 prefetching follows.
+        while i &+ 32 <= n {
+            let centre = UnsafeRawPointer(ring + rowOffsets[mid] + i), wm = weights[mid]
+            var a0 = centre.loadUnaligned(as: I.self) &* wm, a1 = (centre + 32).loadUnaligned(as: I.self) &* wm
+            var a2 = (centre + 64).loadUnaligned(as: I.self) &* wm, a3 = (centre + 96).loadUnaligned(as: I.self) &* wm
+            for k in 0..<mid {
+                let p = UnsafeRawPointer(ring + rowOffsets[k] + i), q = UnsafeRawPointer(ring + rowOffsets[taps &- 1 &- k] + i)
+                let wk = weights[k]
+                a0 &+= (p.loadUnaligned(as: I.self) &+ q.loadUnaligned(as: I.self)) &* wk
+                a1 &+= ((p + 32).loadUnaligned(as: I.self) &+ (q + 32).loadUnaligned(as: I.self)) &* wk
+                a2 &+= ((p + 64).loadUnaligned(as: I.self) &+ (q + 64).loadUnaligned(as: I.self)) &* wk
+                a3 &+= ((p + 96).loadUnaligned(as: I.self) &+ (q + 96).loadUnaligned(as: I.self)) &* wk
+            }
+            narrow(a0, i); narrow(a1, i &+ 8); narrow(a2, i &+ 16); narrow(a3, i &+ 24)
+            i &+= 32
+        }
         while i &+ 8 <= n {
             // Symmetric weights: rows k and taps − 1 − k share one multiply (as above).
             var acc = UnsafeRawPointer(ring + rowOffsets[mid] + i).loadUnaligned(as: I.self) &* weights[mid]
@@ -148,8 +170,7 @@ extension PortableKernels {
                 let b = UnsafeRawPointer(ring + rowOffsets[taps &- 1 &- k] + i).loadUnaligned(as: I.self)
                 acc &+= (a &+ b) &* weights[k]
             }
-            let v = lanewiseMin((acc &+ half) &>> 20, hi)
-            UnsafeMutableRawPointer(dst + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
+            narrow(acc, i)
             i &+= 8
         }
         return i
