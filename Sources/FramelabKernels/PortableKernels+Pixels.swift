@@ -118,6 +118,28 @@ extension PortableKernels {
         // multiply (half the multiplies; the sums are exact, so the bytes are the same).
         let half = taps / 2, step = channels &* 4
         var i = 0
+        // 32 outputs a step in four sums: each weight is loaded once for four vectors.
+        while i &+ 32 <= n {
+            var left = UnsafeRawPointer(padded + i), right = left + (taps &- 1) &* step
+            let centre = left + half &* step, wm = weights[half]
+            var a0 = centre.loadUnaligned(as: I.self) &* wm, a1 = (centre + 32).loadUnaligned(as: I.self) &* wm
+            var a2 = (centre + 64).loadUnaligned(as: I.self) &* wm, a3 = (centre + 96).loadUnaligned(as: I.self) &* wm
+            for k in 0..<half {
+                let wk = weights[k]
+                a0 &+= (left.loadUnaligned(as: I.self) &+ right.loadUnaligned(as: I.self)) &* wk
+                a1 &+= ((left + 32).loadUnaligned(as: I.self) &+ (right + 32).loadUnaligned(as: I.self)) &* wk
+                a2 &+= ((left + 64).loadUnaligned(as: I.self) &+ (right + 64).loadUnaligned(as: I.self)) &* wk
+                a3 &+= ((left + 96).loadUnaligned(as: I.self) &+ (right + 96).loadUnaligned(as: I.self)) &* wk
+                left += step
+                right -= step
+            }
+            let o = UnsafeMutableRawPointer(out + i)
+            o.storeBytes(of: (a0 &+ 8) &>> 4, as: I.self)
+            (o + 32).storeBytes(of: (a1 &+ 8) &>> 4, as: I.self)
+            (o + 64).storeBytes(of: (a2 &+ 8) &>> 4, as: I.self)
+            (o + 96).storeBytes(of: (a3 &+ 8) &>> 4, as: I.self)
+            i &+= 32
+        }
         while i &+ 8 <= n {
             var left = UnsafeRawPointer(padded + i), right = left + (taps &- 1) &* step
             var acc = (left + half &* step).loadUnaligned(as: I.self) &* weights[half]
