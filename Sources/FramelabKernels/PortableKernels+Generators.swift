@@ -49,9 +49,9 @@ extension PortableKernels {
     /// A row of `width` 32-bit pixels set to `pattern` (a constant colour): 32 pixels per
     /// step in four vector stores, then eight, then one at a time. At the avx2 level the
     /// stores are 256-bit: a stand-alone C loop filling a 1080p BGRA frame took 0.16–0.18 ms
-    /// so, 0.22–0.27 ms with 128-bit stores (what the baseline level and the old fill in
-    /// `FramelabFilters` compile to), 0.17–0.24 ms as OpenCV's `setTo` does it (memcpy of a
-    /// 4 KB block of the pattern), on Zen 3.
+    /// that way, 0.22–0.27 ms with 128-bit stores (what the baseline level and the old fill
+    /// in `FramelabFilters` compile to), 0.17–0.24 ms as OpenCV's `setTo` does it (memcpy of
+    /// a 4 KB block of the pattern), on Zen 3 (docs/filters.md).
     @inlinable @inline(__always)
     public static func fill(_ dst: UnsafeMutableRawPointer, _ width: Int, _ pattern: UInt32) {
         let v = I(repeating: Int32(bitPattern: pattern))
