@@ -60,6 +60,13 @@ public struct KernelTable: Sendable {
     /// for x in 0..<width; `t` must hold `width` rounded up to a multiple of 16.
     public let gradient: @Sendable (_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,
                                     _ inner: Float, _ span: Float) -> Void
+    /// Radial-gradient BGRA pixels of one row: t as `gradient`'s, channel c = colours[c] +
+    /// colours[4 + c]·t (inner colour B, G, R, A, then outer minus inner, on 0…255), rounded,
+    /// clamped to 0…255.
+    public let gradientBGRA: @Sendable (_ dst: UnsafeMutableRawPointer, _ width: Int, _ centreX: Float, _ dy: Float,
+                                        _ inner: Float, _ span: Float, _ colours: UnsafePointer<Float>) -> Int
+    /// A row of `width` 32-bit pixels set to `pattern` (a constant colour); the whole row.
+    public let fill: @Sendable (_ dst: UnsafeMutableRawPointer, _ width: Int, _ pattern: UInt32) -> Void
     /// Resize, vertical pass: `n` Floats, out[i] = Σ rows[k][i]·weights[k] over `taps` byte rows.
     public let resizeVertical: @Sendable (_ rows: UnsafePointer<UnsafePointer<UInt8>>, _ weights: UnsafePointer<Float>,
                                           _ taps: Int, _ out: UnsafeMutablePointer<Float>, _ n: Int) -> Int
@@ -88,6 +95,8 @@ public struct KernelTable: Sendable {
                 blurVertical: @escaping @Sendable (UnsafePointer<Int32>, UnsafePointer<Int>, UnsafePointer<SIMD8<Int32>>, Int,
                                                    UnsafeMutablePointer<UInt8>, Int) -> Int,
                 gradient: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Float, Float, Float, Float) -> Void,
+                gradientBGRA: @escaping @Sendable (UnsafeMutableRawPointer, Int, Float, Float, Float, Float, UnsafePointer<Float>) -> Int,
+                fill: @escaping @Sendable (UnsafeMutableRawPointer, Int, UInt32) -> Void,
                 resizeVertical: @escaping @Sendable (UnsafePointer<UnsafePointer<UInt8>>, UnsafePointer<Float>, Int,
                                                      UnsafeMutablePointer<Float>, Int) -> Int,
                 resizeHorizontal: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Int32>, UnsafePointer<Float>, Int,
@@ -105,6 +114,8 @@ public struct KernelTable: Sendable {
         self.blurHorizontal = blurHorizontal
         self.blurVertical = blurVertical
         self.gradient = gradient
+        self.gradientBGRA = gradientBGRA
+        self.fill = fill
         self.resizeVertical = resizeVertical
         self.resizeHorizontal = resizeHorizontal
     }
@@ -128,6 +139,8 @@ extension KernelTable {
         blurHorizontal: { PortableKernels.blurHorizontal($0, $1, $2, $3, $4, $5) },
         blurVertical: { PortableKernels.blurVertical($0, $1, $2, $3, $4, $5) },
         gradient: { PortableKernels.gradient($0, $1, $2, $3, $4, $5) },
+        gradientBGRA: { PortableKernels.gradientBGRA($0, $1, $2, $3, $4, $5, $6) },
+        fill: { PortableKernels.fill($0, $1, $2) },
         resizeVertical: { PortableKernels.resizeVertical($0, $1, $2, $3, $4) },
         resizeHorizontal: { PortableKernels.resizeHorizontal($0, $1, $2, $3, $4, $5, $6) })
 }

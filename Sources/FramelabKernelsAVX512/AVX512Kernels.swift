@@ -89,6 +89,15 @@ public enum AVX512Kernels {
         PortableKernels.gradient(t, width, centreX, dy, inner, span)
     }
 
+    public static func gradientBGRA(_ d: UnsafeMutableRawPointer, _ width: Int, _ centreX: Float, _ dy: Float,
+                                    _ inner: Float, _ span: Float, _ colours: UnsafePointer<Float>) -> Int {
+        PortableKernels.gradientBGRA(d, width, centreX, dy, inner, span, colours)
+    }
+
+    public static func fill(_ d: UnsafeMutableRawPointer, _ width: Int, _ pattern: UInt32) {
+        PortableKernels.fill(d, width, pattern)
+    }
+
     public static func resizeVertical(_ rows: UnsafePointer<UnsafePointer<UInt8>>, _ weights: UnsafePointer<Float>,
                                       _ taps: Int, _ out: UnsafeMutablePointer<Float>, _ n: Int) -> Int {
         PortableKernels.resizeVertical(rows, weights, taps, out, n)

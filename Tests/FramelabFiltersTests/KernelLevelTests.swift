@@ -219,6 +219,44 @@ import Testing
         }
     }
 
+    /// Gradient pixels: every level's against the portable loop, with colours that pass
+    /// 0…255 on the way (the clamps), a span below one pixel, a centre left of the row.
+    @Test func gradientPixelEntryAgreesWithPortable() {
+        let colourSets: [[Float]] = [[255, 255, 255, 255, -255, -255, -255, 0], [12.5, 200, 30.25, 128, 230, -200, 224.75, -128],
+                                     [-300, 600, 0, 255, 900, -1200, 255, 0]]
+        let shapes: [(centreX: Float, dy: Float, inner: Float, span: Float)] = [(10.3, -4.5, 2, 30), (-7, 0.5, 0, 0.25), (40, 12, 5, 90)]
+        let unused = [UInt8](repeating: 0, count: 16)
+        for colours in colourSets {
+            for shape in shapes {
+                for width in Self.widths {
+                    unused.withUnsafeBytes { u in colours.withUnsafeBufferPointer { c in
+                        compareRows("gradientBGRA \(width) \(shape) \(colours)", width: width, u.baseAddress!) { t, d in
+                            t.gradientBGRA(d, width, shape.centreX, shape.dy, shape.inner, shape.span, c.baseAddress!)
+                        }
+                    } }
+                }
+            }
+        }
+    }
+
+    /// Fills: the portable loop writes the pattern to every pixel of the row (widths around
+    /// its 32- and 8-pixel steps, in byte order B, G, R, A), every level the same, none past it.
+    @Test func fillEntryWritesThePatternOnly() {
+        let unused = [UInt8](repeating: 0, count: 16)
+        for width in Self.widths + [63, 65, 97, 1920] {
+            var row = [UInt8](repeating: 0xA5, count: 4 * width + 64)
+            row.withUnsafeMutableBytes { KernelTable.portable.fill($0.baseAddress!, width, 0xFF20_1001) }
+            #expect(Array(row[0..<(4 * width)]) == (0..<width).flatMap { _ in [UInt8]([0x01, 0x10, 0x20, 0xFF]) }, "fill \(width)")
+            #expect(row[(4 * width)...].allSatisfy { $0 == 0xA5 }, "fill \(width) wrote past the row")
+            unused.withUnsafeBytes { u in
+                compareRows("fill \(width)", width: width, u.baseAddress!) { t, d in
+                    t.fill(d, width, 0x8040_2010)
+                    return width
+                }
+            }
+        }
+    }
+
     static func horizontal(_ t: KernelTable, _ padded: [Int32], _ out: UnsafeMutablePointer<Int32>, _ n: Int, _ channels: Int,
                            _ weights: [SIMD8<Int32>]) -> Int {
         padded.withUnsafeBufferPointer { p in weights.withUnsafeBufferPointer { w in

@@ -140,10 +140,13 @@ struct GaussianBlur: Sendable {
                             // Horizontal pass of source row `sy`, columns x0..<x0+sw, into ring slot sy mod ringCount.
                             func horizontal(_ sy: Int) {
                                 let row = s + min(max(sy, 0), h - 1) * input.stride
-                                for x in 0..<(sw + 2 * r) {
-                                    let sx = min(max(x0 + x - r, 0), w - 1)
-                                    for c in 0..<ch { pb[x * ch + c] = Int32(row[sx * ch + c]) }
-                                }
+                                // Source columns x0 − r ..< x0 + sw + r widened to Int32: the columns inside
+                                // the image in one contiguous loop (vectorised), the repeated edges one by one.
+                                let left = max(0, r - x0), inside = min(x0 + sw + r, w) - max(x0 - r, 0)
+                                for x in 0..<left { for c in 0..<ch { pb[x * ch + c] = Int32(row[c]) } }
+                                let from = row + max(x0 - r, 0) * ch, to = pb + left * ch
+                                for j in 0..<(inside * ch) { to[j] = Int32(from[j]) }
+                                for x in (left + inside)..<(sw + 2 * r) { for c in 0..<ch { pb[x * ch + c] = Int32(row[(w - 1) * ch + c]) } }
                                 let out = rb + ((sy % ringCount + ringCount) % ringCount) * stride
                                 var i = kernels.blurHorizontal(pb, out, n, ch, splat, taps)
                                 while i < n {

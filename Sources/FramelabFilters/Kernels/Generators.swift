@@ -78,38 +78,57 @@ public enum Generator: Sendable, Equatable {
         }
     }
 
-    /// The vector path: a constant colour is one 32-bit pattern stored along each row; the
-    /// gradient's positions come from the level's `gradient` (Float lanes).
+    /// The vector path: a constant colour is one 32-bit pattern stored along each BGRA row
+    /// by the level's `fill` (the widest stores the level has); a
+    /// gradient's BGRA pixels come from the level's `gradientBGRA`, the rest of a row (and
+    /// bgr8 and gray8 rows) from the level's positions (`gradient`) and a scalar colour loop.
     func renderVector(into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
         let ch = output.format.channels
         switch self {
         case .constantColor(let color):
             let bytes = color.bgra.map { clampToByte($0) }
+            let word = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+            if ch == 4 && output.stride == 4 * output.width {
+                // Rows back to back: one fill for all of them (a 1080p frame is about 0.2 ms
+                // of stores, where a call per row would add a few percent).
+                output.withUnsafeMutableBytes { dst in
+                    guard let base = dst.baseAddress, !rows.isEmpty else { return }
+                    kernels.fill(base + rows.lowerBound * output.stride, rows.count * output.width, word)
+                }
+                return
+            }
             forEachOutputRow(output, output, rows: rows) { _, d, _ in
                 if ch == 4 {
-                    let word = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
-                    UnsafeMutableRawPointer(d).bindMemory(to: UInt32.self, capacity: output.width)
-                        .update(repeating: word, count: output.width)
+                    kernels.fill(UnsafeMutableRawPointer(d), output.width, word)
                 } else {
                     for x in 0..<output.width { for c in 0..<ch { d[x * ch + c] = bytes[ch == 1 ? 2 : c] } }
                 }
             }
         case let .radialGradient(cx, cy, r0, r1, c0, c1):
             let from = c0.bgra.map { Float($0) }, delta = zip(c0.bgra, c1.bgra).map { Float($1 - $0) }
-            let centre = (Float(cx * Double(output.width)), Float(cy * Double(output.height)))
+            let colours = from + delta
+            let width = output.width
+            let centre = (Float(cx * Double(width)), Float(cy * Double(output.height)))
             let inner = Float(r0), span = Float(max(r1 - r0, 1e-9))
-            // Positions for a whole row; the kernel writes up to a multiple of 16.
-            var ts = [Float](repeating: 0, count: max(16, (output.width + 15) / 16 * 16))
-            forEachOutputRow(output, output, rows: rows) { _, d, y in
-                let dy = Float(y) + 0.5 - centre.1
+            // Positions for the pixels the BGRA kernel leaves (all of a bgr8 or gray8 row);
+            // `gradient` writes up to a multiple of 16.
+            var ts = [Float](repeating: 0, count: max(16, (width + 15) / 16 * 16))
+            colours.withUnsafeBufferPointer { cb in
                 ts.withUnsafeMutableBufferPointer { tb in
-                    kernels.gradient(tb.baseAddress!, output.width, centre.0, dy, inner, span)
-                    for x in 0..<output.width {
-                        let t = tb[x]
-                        if ch == 1 {
-                            d[x] = UInt8(max(0, min(255, from[2] + delta[2] * t + 0.5)))
-                        } else {
-                            for c in 0..<ch { d[x * ch + c] = UInt8(max(0, min(255, from[c] + delta[c] * t + 0.5))) }
+                    forEachOutputRow(output, output, rows: rows) { _, d, y in
+                        let dy = Float(y) + 0.5 - centre.1
+                        let start = ch == 4
+                            ? kernels.gradientBGRA(UnsafeMutableRawPointer(d), width, centre.0, dy, inner, span, cb.baseAddress!) : 0
+                        guard start < width else { return }
+                        // Positions of pixels start..<width, from a centre moved left by `start`.
+                        kernels.gradient(tb.baseAddress!, width - start, centre.0 - Float(start), dy, inner, span)
+                        for x in start..<width {
+                            let t = tb[x - start]
+                            if ch == 1 {
+                                d[x] = UInt8(max(0, min(255, from[2] + delta[2] * t + 0.5)))
+                            } else {
+                                for c in 0..<ch { d[x * ch + c] = UInt8(max(0, min(255, from[c] + delta[c] * t + 0.5))) }
+                            }
                         }
                     }
                 }
