@@ -59,6 +59,23 @@ import Testing
         #expect(try XMLTree.parse(contentsOf: utf8).attributes["a"] == "ü")
     }
 
+    /// Framelab's own XML reader (XMLReader) quoted the character where a name was missing,
+    /// and names themselves, as they were: a line break, a vertical tab or U+2028 made the
+    /// message span lines (fuzz-xml-tree, fuzz-dlib-xml, fuzz-cascade). Now they are escaped.
+    @Test func xmlReaderMessagesStayOnOneLine() throws {
+        let cases: [(String, String)] = [
+            ("<dataset>\n<\n/dataset>\n", "a name is missing"),
+            ("<dataset><images>\n    <\u{0B}box top='0'/></images></dataset>\n", "a name is missing"),
+            ("<a\u{2028}b></c>\n", "closes <a\\u{2028}b>"),
+            ("<a x\u{2029} y='2'/>", "has no value"),
+        ]
+        for (k, (xml, expected)) in cases.enumerated() {
+            let path = try write(Array(xml.utf8), "one-line-\(k).xml")
+            let m = message { _ = try XMLTree.parse(contentsOf: path) }
+            #expect(m.contains(path) && m.contains(expected) && !m.contains(where: \.isNewline), "\(m)")
+        }
+    }
+
     /// A MATLAB 5 file: the 128-byte header and `elements`, little-endian.
     func mat5(_ elements: [UInt8]) -> [UInt8] {
         var header = Array("MATLAB 5.0 MAT-file".utf8)
