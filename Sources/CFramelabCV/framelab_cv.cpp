@@ -9,7 +9,6 @@
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <string>

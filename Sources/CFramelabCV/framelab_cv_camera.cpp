@@ -52,10 +52,13 @@ extern "C" int fl_cv_orient(const fl_image *src, const fl_image *dst, int degree
 }
 
 extern "C" int fl_preview_show(const char *name, const fl_image *image, int wait_ms, char *err, size_t err_len) {
+    const fl_cv_on_demand *io = nullptr;
     cv::Mat shown;
     int status = guarded(err, err_len, [&]() -> int {
         cv::Mat m;
         if (!wrap(image, m)) return FL_CV_UNSUPPORTED;
+        io = fl_bridge::on_demand(err, err_len);
+        if (!io) return FL_CV_ERROR;
         // highgui backends differ in what they do with a fourth channel, so they get BGR.
         if (m.channels() == 4) {
             static thread_local cv::Mat bgr;
@@ -64,10 +67,10 @@ extern "C" int fl_preview_show(const char *name, const fl_image *image, int wait
         } else {
             shown = m;
         }
-        return fl_bridge::on_demand(err, err_len) ? FL_CV_OK : FL_CV_ERROR;
+        return FL_CV_OK;
     });
     if (status != FL_CV_OK) return status == FL_CV_UNSUPPORTED ? -3 : -2;
-    return fl_bridge::on_demand(err, err_len)->preview_show(name, &shown, wait_ms, err, err_len);
+    return io->preview_show(name, &shown, wait_ms, err, err_len);
 }
 
 extern "C" void fl_preview_close(const char *name) {

@@ -22,6 +22,12 @@ namespace {
 
 const char *const library_name = "libFramelabCVOnDemand.so";
 
+// The folder holding `path` ("" for a bare name).
+std::string parent_of(const std::string &path) {
+    size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
 std::vector<std::string> candidates() {
     std::vector<std::string> paths;
     if (const char *forced = std::getenv("FRAMELAB_CV_ON_DEMAND"); forced && *forced) {
@@ -31,11 +37,9 @@ std::vector<std::string> candidates() {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) return paths;
-    std::string dir(exe, static_cast<size_t>(n));
-    dir.erase(dir.find_last_of('/') == std::string::npos ? 0 : dir.find_last_of('/'));
+    std::string dir = parent_of(std::string(exe, static_cast<size_t>(n)));
     paths.push_back(dir + "/" + library_name);
-    std::string parent = dir.substr(0, dir.find_last_of('/') == std::string::npos ? 0 : dir.find_last_of('/'));
-    paths.push_back(parent + "/lib/framelab/" + library_name);
+    paths.push_back(parent_of(dir) + "/lib/framelab/" + library_name);
     return paths;
 }
 
@@ -58,7 +62,7 @@ void load() {
         const fl_cv_on_demand *found = entry ? entry() : nullptr;
         if (!found || found->version != FL_CV_ON_DEMAND_VERSION) {
             if (first_error.empty()) {
-                first_error = path + ": not this build's codec library (version " +
+                first_error = path + ": not this build's on-demand library (version " +
                               std::to_string(found ? found->version : 0) + ", expected " +
                               std::to_string(FL_CV_ON_DEMAND_VERSION) + ")";
             }

@@ -49,10 +49,10 @@ struct XMLReader {
                 at += 2
                 let name = try self.name()
                 skipSpace()
-                guard take(UInt8(ascii: ">")) else { throw Failure(line: line, why: "'>' is missing after </\(shown(name))") }
-                guard let current = open.popLast() else { throw Failure(line: tagLine, why: "</\(shown(name))> closes nothing") }
+                guard take(UInt8(ascii: ">")) else { throw Failure(line: line, why: "'>' is missing after </\(printable(name))") }
+                guard let current = open.popLast() else { throw Failure(line: tagLine, why: "</\(printable(name))> closes nothing") }
                 guard current.name == name else {
-                    throw Failure(line: tagLine, why: "</\(shown(name))> closes <\(shown(current.name))> opened on line \(current.line)")
+                    throw Failure(line: tagLine, why: "</\(printable(name))> closes <\(printable(current.name))> opened on line \(current.line)")
                 }
                 continue
             }
@@ -64,7 +64,7 @@ struct XMLReader {
             if !selfClosing { open.append(element) }
         }
         if let current = open.last {
-            throw Failure(line: line, why: "the file ends inside <\(shown(current.name))> opened on line \(current.line)")
+            throw Failure(line: line, why: "the file ends inside <\(printable(current.name))> opened on line \(current.line)")
         }
         guard let root else { throw Failure(line: line, why: "no root element") }
         return root
@@ -118,15 +118,15 @@ struct XMLReader {
                 at += 2
                 return (XMLTree(name: name, attributes: attributes, line: tagLine), true)
             }
-            if at >= bytes.count { throw Failure(line: line, why: "the file ends inside the tag <\(shown(name))> opened on line \(tagLine)") }
-            guard spaced else { throw Failure(line: line, why: "a tag is not finished: <\(shown(name))> needs a space before its next attribute") }
+            if at >= bytes.count { throw Failure(line: line, why: "the file ends inside the tag <\(printable(name))> opened on line \(tagLine)") }
+            guard spaced else { throw Failure(line: line, why: "a tag is not finished: <\(printable(name))> needs a space before its next attribute") }
             let key = try self.name()
             skipSpace()
-            guard take(UInt8(ascii: "=")) else { throw Failure(line: line, why: "the attribute '\(shown(key))' has no value") }
+            guard take(UInt8(ascii: "=")) else { throw Failure(line: line, why: "the attribute '\(printable(key))' has no value") }
             skipSpace()
             let value = try attributeValue(of: key)
             guard attributes.updateValue(value, forKey: key) == nil else {
-                throw Failure(line: line, why: "the attribute '\(shown(key))' is given twice")
+                throw Failure(line: line, why: "the attribute '\(printable(key))' is given twice")
             }
         }
         return (XMLTree(name: name, attributes: attributes, line: tagLine), false)
@@ -136,7 +136,7 @@ struct XMLReader {
     /// spaces (XML's attribute-value normalisation).
     private mutating func attributeValue(of key: String) throws(Failure) -> String {
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") else {
-            throw Failure(line: line, why: "the value of '\(shown(key))' is not quoted")
+            throw Failure(line: line, why: "the value of '\(printable(key))' is not quoted")
         }
         let quote = bytes[at]
         let start = line
@@ -144,7 +144,7 @@ struct XMLReader {
         var value: [UInt8] = []
         while at < bytes.count, bytes[at] != quote {
             let b = bytes[at]
-            if b == UInt8(ascii: "<") { throw Failure(line: line, why: "'<' inside the value of '\(shown(key))'") }
+            if b == UInt8(ascii: "<") { throw Failure(line: line, why: "'<' inside the value of '\(printable(key))'") }
             if b == UInt8(ascii: "&") {
                 value += try reference()
                 continue
@@ -152,7 +152,7 @@ struct XMLReader {
             value.append(b == 0x0A || b == 0x0D || b == 0x09 ? 0x20 : b)
             advance()
         }
-        guard take(quote) else { throw Failure(line: start, why: "the value of '\(shown(key))' opened on line \(start) is not closed") }
+        guard take(quote) else { throw Failure(line: start, why: "the value of '\(printable(key))' opened on line \(start) is not closed") }
         return String(decoding: value, as: UTF8.self)
     }
 
@@ -213,17 +213,13 @@ struct XMLReader {
             let digits = body.dropFirst(body.hasPrefix("#x") ? 2 : 1)
             guard body.hasPrefix("#"), let code = UInt32(digits, radix: body.hasPrefix("#x") ? 16 : 10),
                   code != 0, let scalar = Unicode.Scalar(code) else {
-                throw Failure(line: line, why: "the reference &\(shown(body)); is not one XML defines")
+                throw Failure(line: line, why: "the reference &\(printable(body)); is not one XML defines")
             }
             return Array(String(Character(scalar)).utf8)
         }
     }
 
     // MARK: - Moving on
-
-    /// A name from the file in a message: line breaks and control characters escaped, so
-    /// the message stays one line (`quoted`, without its quotes).
-    private func shown(_ text: String) -> String { String(quoted(text).dropFirst().dropLast()) }
 
     private func peek(_ offset: Int) -> UInt8? { at + offset < bytes.count ? bytes[at + offset] : nil }
 

@@ -7,12 +7,12 @@ extension XMLTree {
     /// declaration naming another encoding is refused. (These checks were first written
     /// because libxml2, behind Foundation's XMLParser, crashed on such files; Framelab's own
     /// reader does not, and the messages stay clearer than U+FFFD in a name.)
-    static func unreadable(_ data: Data) -> (line: Int, why: String)? {
+    /// `encoding` is the declaration's (`declaredEncoding`), nil for none.
+    static func unreadable(_ data: Data, declaring encoding: String?) -> (line: Int, why: String)? {
         func line(at offset: Int) -> Int { 1 + data.prefix(offset).filter { $0 == 0x0A }.count }
         if let nul = data.firstIndex(of: 0) {
             return (line(at: nul - data.startIndex), "a NUL byte: not UTF-8 XML (UTF-16 and UTF-32 files are not read)")
         }
-        let encoding = declaredEncoding(data)
         switch encoding?.lowercased() {
         case "iso-8859-1", "latin1":
             return nil
@@ -26,8 +26,8 @@ extension XMLTree {
     }
 
     /// The document's bytes as UTF-8: converted from ISO-8859-1 when it declares that.
-    static func utf8(_ data: Data) -> [UInt8] {
-        switch declaredEncoding(data)?.lowercased() {
+    static func utf8(_ data: Data, declaring encoding: String?) -> [UInt8] {
+        switch encoding?.lowercased() {
         case "iso-8859-1", "latin1":
             return Array((String(data: data, encoding: .isoLatin1) ?? "").utf8)
         default:

@@ -30,9 +30,10 @@ public final class XMLTree {
         func notWellFormed(_ line: Int, _ why: String) -> FramelabError {
             FramelabError(.corrupt, "'\(path)' line \(line): not well-formed XML (\(why))")
         }
-        if let (line, why) = unreadable(data) { throw notWellFormed(line, why) }
+        let encoding = declaredEncoding(data)
+        if let (line, why) = unreadable(data, declaring: encoding) { throw notWellFormed(line, why) }
         do {
-            return try XMLReader.parse(utf8(data))
+            return try XMLReader.parse(utf8(data, declaring: encoding))
         } catch {
             throw notWellFormed(error.line, error.why)
         }

@@ -11,13 +11,19 @@ import Glibc
         private var mutex = pthread_mutex_t()
         private var given: Set<UnsafeMutableRawPointer> = []
         private(set) var returned: Set<UnsafeMutableRawPointer> = []
+        /// Allocations made on the thread that created it. The allocator is process-wide and
+        /// other suites run in parallel: a Mat another test's thread creates while it is
+        /// installed (or one that thread began just before `install(nil)`) comes here too,
+        /// and would make the count say the uninstalled allocator was still in use.
         private var allocations = 0
+        private let owner = pthread_self()
         var count: Int { pthread_mutex_lock(&mutex); defer { pthread_mutex_unlock(&mutex) }; return allocations }
         init() { pthread_mutex_init(&mutex, nil) }
         func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
             let p = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
             p.initializeMemory(as: UInt8.self, repeating: 0xAB, count: byteCount)
-            pthread_mutex_lock(&mutex); given.insert(p); allocations += 1; pthread_mutex_unlock(&mutex)
+            let mine = pthread_equal(pthread_self(), owner) != 0
+            pthread_mutex_lock(&mutex); given.insert(p); if mine { allocations += 1 }; pthread_mutex_unlock(&mutex)
             return p
         }
         func deallocate(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
