@@ -1,6 +1,9 @@
 import FramelabCore
 @testable import FramelabFilters
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The side-by-side timing the speed goals use: the order it runs things in, and that the
 /// goal checks take its numbers over the tables' when a run made them.
@@ -12,6 +15,18 @@ import Testing
         #expect(log == [0, 1, 2] + [0, 0, 1, 1, 2, 2] + [0, 0, 1, 1, 2, 2])
         #expect(timings.map(\.runs) == [4, 4, 4])
         for t in timings { #expect(t.minMs >= 0 && t.minMs <= t.medianMs) }
+    }
+
+    /// A fast case runs on in its turn until it has spent the round's time (bounded), a slow
+    /// one only its share: the 1 ms cases get many samples, the 60 ms ones no more.
+    @Test func sideBySideRunsFastCasesUntilTheRoundTimeIsSpent() throws {
+        let timer = BenchTimer(warmup: 0, repeats: 2)
+        let fast: () throws -> Void = {}, slow: () throws -> Void = { _ = usleep(3_000) }
+        let timings = try timer.measureSideBySide([fast, slow], rounds: 2, roundMs: 2, maximumPerRound: 50)
+        #expect(timings[0].runs == 100, "a no-op never spends 2 ms in 50 runs, so it stops at the bound each round")
+        #expect(timings[1].runs == 2, "3 ms is over the round's 2 ms after the first run")
+        let none = try timer.measureSideBySide([fast], rounds: 3)
+        #expect(none.map(\.runs) == [3], "no round time: each round runs only its share of repeats (2 / 3 → 1)")
     }
 
     static func timing(_ ms: Double) -> BenchTimer.Timing { BenchTimer.Timing(minMs: ms, medianMs: ms, samplesMs: [ms]) }

@@ -116,7 +116,7 @@ extension BenchReport {
             return ["speed goals: not judged: the benchmark was stopped (a signal) before everything was measured; "
                     + "the tables hold what was"]
         }
-        let how = goalRounds > 0 ? "; the compared cases timed side by side in \(goalRounds) alternating rounds, as in the tables" : ""
+        let how = goalRounds > 0 ? "; the compared cases timed side by side in \(goalRounds) alternating rounds of at least \(Int(FilterBenchmark.goalRoundMs)) ms a case, as in the tables" : ""
         let lines = goalLines()
         let note = lines.contains { $0.met == nil } ? " (issue 16 sets no goals at the \(isa) level: measured only)" : ""
         return ["speed goals at kernel level \(isa) (one thread unless stated, 1920x1080, min times\(how))\(note):"]

@@ -46,7 +46,8 @@ extension BenchReport {
                          + (r.sideBySide ? " *" : ""))
         }
         if results.contains(where: \.sideBySide) {
-            lines.append("* timed side by side with memcpy and the other goal cases (\(goalRounds) alternating rounds); "
+            lines.append("* timed side by side with memcpy and the other goal cases (\(goalRounds) alternating rounds, "
+                         + "each case at least \(Int(FilterBenchmark.goalRoundMs)) ms a round); "
                          + "the goal lines quote these rows")
         }
         if !skipped.isEmpty {

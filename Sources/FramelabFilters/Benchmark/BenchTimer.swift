@@ -47,16 +47,26 @@ public struct BenchTimer: Sendable {
     /// each runs its share of `repeats`. Drift in the machine's speed (other tenants,
     /// clock changes) then falls on all of them alike, so ratios between them are fair;
     /// timed one after the other, two cases can land in different minutes.
-    public func measureSideBySide(_ bodies: [() throws -> Void], rounds: Int) throws -> [Timing] {
+    ///
+    /// A body that takes less than `roundMs / share` keeps running in its turn until it has
+    /// spent `roundMs` (at most `maximumPerRound` runs): a 1 ms case then gets a few hundred
+    /// samples instead of `repeats`, so one unlucky run on a shared machine does not decide
+    /// its minimum, while slow cases (a 60 ms blur) still run only their share.
+    public func measureSideBySide(_ bodies: [() throws -> Void], rounds: Int, roundMs: Double = 0,
+                                  maximumPerRound: Int = 100) throws -> [Timing] {
         for body in bodies { for _ in 0..<warmup { try body() } }
         let perRound = max(1, (repeats + rounds - 1) / rounds)
         var samples = [[Double]](repeating: [], count: bodies.count)
         for _ in 0..<rounds {
             for (i, body) in bodies.enumerated() {
-                for _ in 0..<perRound {
+                var spent = 0.0, runs = 0
+                while runs < perRound || (spent < roundMs && runs < max(perRound, maximumPerRound)) {
                     let t0 = MonotonicClock.now()
                     try body()
-                    samples[i].append(Double(MonotonicClock.now() - t0) / 1e6)
+                    let ms = Double(MonotonicClock.now() - t0) / 1e6
+                    samples[i].append(ms)
+                    spent += ms
+                    runs += 1
                 }
             }
         }

@@ -166,6 +166,9 @@ public struct FilterBenchmark {
     /// Rounds of the side-by-side goal timing: enough that a minute of a slow machine
     /// cannot favour one case, few enough that each round runs each case a few times.
     public static let goalRounds = 5
+    /// Each side-by-side case runs at least this long per round (up to 100 runs), so a
+    /// 1 ms case is judged on hundreds of samples, not on `--repeats`' handful.
+    public static let goalRoundMs = 30.0
 
     /// The key of a goal case in `BenchReport.goalTimings`.
     public static func goalKey(_ filter: String, _ path: String, threads: Int = 1, size: String = "1920x1080") -> String {
@@ -237,7 +240,7 @@ public struct FilterBenchmark {
             }
         }
         try checkpoint(progress, "speed goals: \(keys.count) cases side by side, \(Self.goalRounds) rounds")
-        let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds)
+        let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds, roundMs: Self.goalRoundMs)
         for (key, timing) in zip(keys, timings) { report.goalTimings[key] = timing }
         report.goalRounds = Self.goalRounds
         report.adoptSideBySide()
@@ -273,7 +276,7 @@ public struct FilterBenchmark {
         }
         try checkpoint(progress, "kernel levels: \(cases.count) cases at \(configuration.levels.count) levels side by side at \(w)x\(h), "
                  + "\(Self.goalRounds) rounds")
-        let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds)
+        let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds, roundMs: Self.goalRoundMs)
         comparison.memcpy = timings[0]
         let n = configuration.levels.count
         for (i, c) in cases.enumerated() {

@@ -25,7 +25,7 @@ public struct LevelComparison: Sendable {
 
     /// A table: one row per case, min / median ms and the minimum's ratio to memcpy per level.
     public func text() -> String {
-        var lines = ["kernel levels side by side at \(size) (min / median ms, min vs memcpy; one thread, \(rounds) alternating rounds):"]
+        var lines = ["kernel levels side by side at \(size) (min / median ms, min vs memcpy; one thread, \(rounds) alternating rounds of at least \(Int(FilterBenchmark.goalRoundMs)) ms a case):"]
         lines.append("memcpy of one BGRA frame: min \(BenchReport.ms(memcpy.minMs)) ms, median \(BenchReport.ms(memcpy.medianMs)) ms")
         func pad(_ s: String, _ n: Int, left: Bool = false) -> String {
             let gap = String(repeating: " ", count: max(0, n - s.count))
