@@ -113,9 +113,14 @@ public enum Generator: Sendable, Equatable {
             // Positions for the pixels the BGRA kernel leaves (all of a bgr8 or gray8 row);
             // `gradient` writes up to a multiple of 16.
             var ts = [Float](repeating: 0, count: max(16, (width + 15) / 16 * 16))
+            let mirror = MirrorRows(centre: centre.1, rows: rows)
             colours.withUnsafeBufferPointer { cb in
                 ts.withUnsafeMutableBufferPointer { tb in
                     forEachOutputRow(output, output, rows: rows) { _, d, y in
+                        if let above = mirror.partner(of: y) {
+                            d.update(from: d - (y - above) * output.stride, count: width * ch)
+                            return
+                        }
                         let dy = Float(y) + 0.5 - centre.1
                         let start = ch == 4
                             ? kernels.gradientBGRA(UnsafeMutableRawPointer(d), width, centre.0, dy, inner, span, cb.baseAddress!) : 0
@@ -134,6 +139,31 @@ public enum Generator: Sendable, Equatable {
                 }
             }
         }
+    }
+}
+
+/// A radial gradient's rows mirror about its centre: rows y and 2c − 1 − y have the same
+/// distance |y + 0.5 − c| when 2c is a whole number (the default centre, 0.5 of any height),
+/// exactly, in Float as in Double. A row whose mirror was rendered earlier in the same call
+/// is copied from it (a third of the cost of computing it: 1080p BGRA at avx2, Zen 3); only rows of
+/// this call count, because a recipe runs its colour steps on a chunk's rows once the
+/// generator's call for them returns, so rows from an earlier call may have changed.
+struct MirrorRows {
+    /// 2c − 1 when 2c is a whole number (and the rows are not too far out for Float).
+    let sum: Int?
+    let rows: Range<Int>
+
+    init(centre: Float, rows: Range<Int>) {
+        let twice = 2 * centre
+        sum = twice == twice.rounded() && abs(twice) < 4_194_304 ? Int(twice) - 1 : nil
+        self.rows = rows
+    }
+
+    /// The row above `y` with the same values, if this call rendered it already.
+    func partner(of y: Int) -> Int? {
+        guard let sum else { return nil }
+        let above = sum - y
+        return above < y && above >= rows.lowerBound ? above : nil
     }
 }
 

@@ -1,0 +1,77 @@
+import FramelabCore
+import FramelabElements
+@testable import FramelabFilters
+import Testing
+
+/// A radial gradient copies a row from its mirror image about the centre when that row was
+/// rendered earlier in the same call (`MirrorRows`): the frame must be the same, byte for
+/// byte, as rendering every row on its own, at every level, in every format, and a recipe
+/// that runs colour steps after the generator must still match the eager chain.
+@Suite struct GradientMirrorTests {
+    @Test func partnersAreRowsOfThisCallAboveTheCentre() {
+        let whole = MirrorRows(centre: 540, rows: 0..<1080)         // 1080 rows, centre 0.5
+        #expect(whole.partner(of: 540) == 539 && whole.partner(of: 1079) == 0)
+        #expect(whole.partner(of: 539) == nil && whole.partner(of: 0) == nil)
+        let odd = MirrorRows(centre: 24.5, rows: 0..<49)            // 49 rows: row 24 is the centre
+        #expect(odd.partner(of: 24) == nil && odd.partner(of: 25) == 23 && odd.partner(of: 48) == 0)
+        let band = MirrorRows(centre: 540, rows: 600..<700)         // a chunk below the centre
+        #expect(band.partner(of: 650) == nil, "row 429 is not in this call's rows")
+        #expect(MirrorRows(centre: 10.25, rows: 0..<40).partner(of: 30) == nil, "2c = 20.5: no row mirrors another")
+    }
+
+    static let gradients: [Generator] = [
+        .radialGradient(centerX: 0.5, centerY: 0.5, radius0: 3, radius1: 20,
+                        color0: RGBAColor(r: 1, g: 0.8, b: 0.2, a: 0.9), color1: RGBAColor(r: 0.1, g: 0.2, b: 0.7)),
+        .radialGradient(centerX: 0.3, centerY: 0.25, radius0: 0, radius1: 31,
+                        color0: RGBAColor(r: 1, g: 1, b: 1), color1: RGBAColor(r: 0, g: 0, b: 0)),
+    ]
+
+    @Test(arguments: [PixelFormat.bgra8, .bgr8, .gray8])
+    func mirroredRowsAreTheRowsComputedOneByOne(format: PixelFormat) {
+        for table in KernelLevel.supported.flatMap(\.tables) {
+            for generator in Self.gradients {
+                for (width, height) in [(64, 48), (61, 49), (37, 1), (40, 2)] {
+                    let whole = Mat(format: format, width: width, height: height)
+                    generator.renderVector(into: whole, rows: 0..<height, kernels: table)
+                    let single = Mat(format: format, width: width, height: height)
+                    for y in 0..<height { generator.renderVector(into: single, rows: y..<(y + 1), kernels: table) }
+                    #expect(bytes(whole) == bytes(single), "\(table.name) \(format) \(width)x\(height) \(generator)")
+                    let reference = Mat(format: format, width: width, height: height)
+                    generator.renderScalar(into: reference)
+                    let worst = zip(bytes(whole), bytes(reference)).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                    #expect(worst <= 1, "\(table.name) \(format) \(width)x\(height): \(worst) levels from the scalar reference")
+                }
+            }
+        }
+    }
+
+    /// In a recipe the generator renders a chunk of rows, then the colour steps run on them:
+    /// rows of an earlier chunk are not copied (they have been coloured since).
+    @Test func aRecipeColouringTheGradientMatchesTheEagerChain() throws {
+        let registry = FilterRegistry.builtIns
+        let specs = try ["radialGradient:radius0=2,radius1=40", "sepia:intensity=0.9", "gamma:power=0.7"]
+            .map { try ElementSpec(parsing: $0) }
+        let input = Mat(format: .bgra8, width: 96, height: 80)
+        for threads in [1, 2] {
+            let fused = try registry.instantiateChain(specs, path: .recipe, threads: threads)
+            #expect(fused.count == 1, "the three steps fuse into one recipe stage")
+            let eager = try specs.map { try registry.instantiate($0, path: .simd) }
+            var a = input, b = input
+            for f in fused { a = try f.process(a) }
+            for f in eager { b = try f.process(b) }
+            let worst = zip(bytes(a), bytes(b)).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "recipe on \(threads) thread(s) vs eager: \(worst) levels apart")
+        }
+    }
+
+    private func bytes(_ m: Mat) -> [UInt8] {
+        var out: [UInt8] = []
+        m.withUnsafeBytes { raw in
+            for y in 0..<m.height {
+                let row = raw.baseAddress! + y * m.stride
+                out += UnsafeRawBufferPointer(start: row, count: m.width * m.format.channels)
+            }
+        }
+        return out
+    }
+}
