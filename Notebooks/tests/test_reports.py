@@ -11,7 +11,7 @@ import pytest
 import framelab_h5 as fl
 import framelab_report as fr
 import run_notebooks
-from conftest import framelab
+from conftest import ROOT, framelab
 
 
 def _report_json(path, run):
@@ -77,6 +77,28 @@ def test_detectors_verdict_names_the_best_ap_with_its_interval_and_the_fastest(f
     fastest = min(detectors, key=lambda d: d["p50_ms"])
     assert f"fastest {fastest['name']} p50 {fr.ms_text(fastest['p50_ms'])} ms/image" in verdict
     assert run_notebooks.verdict(executed("detectors", faces_file)) == verdict
+
+
+def test_detectors_verdict_names_the_fastest_that_finds_faces_when_the_fastest_finds_none(tmp_path):
+    # A min-size no image reaches: no window is scanned, so it is the fastest, with AP 0.
+    h5 = tmp_path / "blind.h5"
+    framelab("eval", "--dataset", f"csv:{ROOT / 'Datasets' / 'sample' / 'faces.csv'}", "--detector",
+             "opencv-haar:accuracy=low", "--detector", "opencv-haar:min-size=100000", "--limit", "6",
+             "--out", str(h5), "--run-id", "blind", "--quiet")
+    metrics = fl.detector_metrics(str(h5), "blind").set_index("detector_name")
+    blind, seeing = metrics.loc["opencv-haar:min-size=100000"], metrics.loc["opencv-haar:accuracy=low"]
+    assert blind["ap"] == 0 and seeing["ap"] > 0 and blind["p50_ms"] < seeing["p50_ms"]
+    verdict = fr.detectors_verdict(str(h5))
+    assert "fastest opencv-haar:min-size=100000 " in verdict, verdict
+    assert (f"fastest with AP > 0 opencv-haar:accuracy=low p50 {fr.ms_text(seeing['p50_ms'])} ms/image"
+            in verdict), verdict
+    # No "best AP within the budget" that is a detector finding nothing.
+    assert "best AP within" not in verdict, verdict
+
+
+def test_curves_get_twenty_distinct_styles_before_one_repeats():
+    styles = [(d["linestyle"], d["color"]) for d in fr.line_cycle()]
+    assert len(styles) == 20 and len(set(styles)) == 20
 
 
 def test_a_file_without_the_reports_runs_says_so(faces_file):
