@@ -137,7 +137,7 @@ let package = Package(
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabPipeline", "FramelabSources", "FramelabTestSupport"]),
         .testTarget(name: "FramelabPluginHostTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection",
-                                   "FramelabPluginHost", "FramelabTestSupport"]),
+                                   "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabTestSupport"]),
         .testTarget(name: "FramelabDetectionTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection", "FramelabTestSupport"]),
         .testTarget(name: "FramelabDatasetsTests",
