@@ -7,13 +7,7 @@ import Testing
 /// `#if arch(x86_64)`) into AArch64 objects, against an arm64 standard library module it
 /// makes from the toolchain's interface. Nothing runs: no arm64 machine or runtime here.
 @Suite struct Arm64CompileTests {
-    #if arch(x86_64)
-    static let isX86 = true
-    #else
-    static let isX86 = false
-    #endif
-
-    @Test(.enabled(if: Self.isX86, "the cross-compile check is for x86-64 hosts (an arm64 host builds the package itself)"))
+    @Test(.enabled(if: QEMUBaselineTests.isX86, "the cross-compile check is for x86-64 hosts (an arm64 host builds the package itself)"))
     func kernelModulesCompileForArm64() throws {
         let script = TestSupport.packageRoot.appendingPathComponent("scripts/arm64-kernels.sh").path
         let r = try TestSupport.run("/bin/bash", [script])

@@ -35,10 +35,10 @@ import Testing
                     generator.renderVector(into: whole, rows: 0..<height, kernels: table)
                     let single = Mat(format: format, width: width, height: height)
                     for y in 0..<height { generator.renderVector(into: single, rows: y..<(y + 1), kernels: table) }
-                    #expect(bytes(whole) == bytes(single), "\(table.name) \(format) \(width)x\(height) \(generator)")
+                    #expect(whole.maxAbsDifference(to: single) == 0, "\(table.name) \(format) \(width)x\(height) \(generator)")
                     let reference = Mat(format: format, width: width, height: height)
                     generator.renderScalar(into: reference)
-                    let worst = zip(bytes(whole), bytes(reference)).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                    let worst = whole.maxAbsDifference(to: reference)
                     #expect(worst <= 1, "\(table.name) \(format) \(width)x\(height): \(worst) levels from the scalar reference")
                 }
             }
@@ -59,19 +59,8 @@ import Testing
             var a = input, b = input
             for f in fused { a = try f.process(a) }
             for f in eager { b = try f.process(b) }
-            let worst = zip(bytes(a), bytes(b)).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            let worst = a.maxAbsDifference(to: b)
             #expect(worst <= 1, "recipe on \(threads) thread(s) vs eager: \(worst) levels apart")
         }
-    }
-
-    private func bytes(_ m: Mat) -> [UInt8] {
-        var out: [UInt8] = []
-        m.withUnsafeBytes { raw in
-            for y in 0..<m.height {
-                let row = raw.baseAddress! + y * m.stride
-                out += UnsafeRawBufferPointer(start: row, count: m.width * m.format.channels)
-            }
-        }
-        return out
     }
 }
