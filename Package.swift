@@ -16,6 +16,9 @@ let package = Package(
         // (Sources/CFramelabCV/on_demand.hpp). It must sit beside the executables:
         // scripts/build.sh builds it, and so does `swift test`.
         .library(name: "FramelabCVOnDemand", type: .dynamic, targets: ["CFramelabCVOnDemand"]),
+        // HDF5 and the 30 libraries it brings, dlopened by CHDF5 on the first HDF5 call
+        // (Sources/CHDF5/include/chdf5_on_demand.h); it sits beside the executables too.
+        .library(name: "FramelabHDF5OnDemand", type: .dynamic, targets: ["CHDF5OnDemand"]),
         .executable(name: "framelab-plugin-worker", targets: ["framelab-plugin-worker"]),
     ],
     dependencies: [
@@ -50,8 +53,10 @@ let package = Package(
                 cxxSettings: [.unsafeFlags(["-O2", "-I/usr/include/opencv4"]), .headerSearchPath("../CFramelabCV/include")],
                 linkerSettings: ["core", "imgproc", "imgcodecs", "videoio", "highgui", "objdetect", "dnn"]
                     .map { .linkedLibrary("opencv_" + $0) }),
-        // HDF5's constants are macros Swift cannot import; this shim returns them.
-        .target(name: "CHDF5", dependencies: ["CHDF5System"]),
+        // HDF5's constants are macros Swift cannot import; this shim returns them. It does not
+        // link HDF5: it loads libFramelabHDF5OnDemand.so (CHDF5OnDemand) on the first call.
+        .target(name: "CHDF5"),
+        .target(name: "CHDF5OnDemand", dependencies: ["CHDF5System"]),
         // V4L2 request codes and non-variadic libv4l2 calls, which Swift cannot import.
         .target(name: "CV4L2", dependencies: ["CV4L2System"],
                 linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE 1
 #include "chdf5.h"
+#include "chdf5_loader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,47 +66,20 @@ static void fl_skip_hdf5_exit_after_detach(int status, void *unused) {
 }
 
 int fl_h5_init(void) {
-    static int done = 0;
-    // Debian's libhdf5_serial is built thread-safe: every thread has its own error stack,
-    // and automatic printing (the "HDF5-DIAG: Error detected" lines) is on by default for
-    // each. Errors are folded into Framelab's own messages, so it is turned off for every
-    // thread that calls into HDF5, not only the first.
-    static __thread int thread_done = 0;
-    if (!done) {
-        if (H5open() < 0) return -1;
+    const fl_h5_on_demand *table = fl_h5_on_demand_loaded();
+    static int hooked = 0;  // the caller holds the lock
+    int status = table->fl_h5_init();
+    if (status == 0 && !hooked) {
+        // After H5open, so these run before the exit handler HDF5 registered there.
         atexit(fl_lock_at_exit);
         on_exit(fl_skip_hdf5_exit_after_detach, NULL);
-        done = 1;
+        hooked = 1;
     }
-    if (!thread_done) {
-        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-        thread_done = 1;
-    }
-    return 0;
-}
-
-typedef struct {
-    char text[4096];
-    int found;
-} fl_error_walk;
-
-static herr_t fl_walk_error(unsigned n, const H5E_error2_t *err, void *data) {
-    (void)n;
-    fl_error_walk *walk = data;
-    // Walking upward starts at the innermost (most specific) entry: keep the first.
-    if (!walk->found && err->desc != NULL && err->desc[0] != '\0') {
-        snprintf(walk->text, sizeof walk->text, "%s", err->desc);
-        walk->found = 1;
-    }
-    return 0;
+    return status;
 }
 
 void fl_h5_error_message(char *buffer, size_t capacity) {
-    if (capacity == 0) return;
-    fl_error_walk walk = { .text = "", .found = 0 };
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, fl_walk_error, &walk);
-    H5Eclear2(H5E_DEFAULT);
-    snprintf(buffer, capacity, "%s", walk.text);
+    fl_h5_on_demand_loaded()->fl_h5_error_message(buffer, capacity);
 }
 
 // MARK: - Constants
@@ -115,53 +89,39 @@ hid_t fl_h5s_all(void) { return H5S_ALL; }
 hsize_t fl_h5s_unlimited(void) { return H5S_UNLIMITED; }
 size_t fl_h5t_variable(void) { return H5T_VARIABLE; }
 
-unsigned fl_h5f_acc_rdonly(void) { return H5F_ACC_RDONLY; }
-unsigned fl_h5f_acc_rdwr(void) { return H5F_ACC_RDWR; }
-unsigned fl_h5f_acc_trunc(void) { return H5F_ACC_TRUNC; }
-unsigned fl_h5f_acc_swmr_write(void) { return H5F_ACC_SWMR_WRITE; }
-unsigned fl_h5f_acc_swmr_read(void) { return H5F_ACC_SWMR_READ; }
+// hdf5.h wraps these in H5check() and H5open() calls, so they come from the library too.
+unsigned fl_h5f_acc_rdonly(void) { return fl_h5_on_demand_loaded()->fl_h5f_acc_rdonly(); }
+unsigned fl_h5f_acc_rdwr(void) { return fl_h5_on_demand_loaded()->fl_h5f_acc_rdwr(); }
+unsigned fl_h5f_acc_trunc(void) { return fl_h5_on_demand_loaded()->fl_h5f_acc_trunc(); }
+unsigned fl_h5f_acc_swmr_write(void) { return fl_h5_on_demand_loaded()->fl_h5f_acc_swmr_write(); }
+unsigned fl_h5f_acc_swmr_read(void) { return fl_h5_on_demand_loaded()->fl_h5f_acc_swmr_read(); }
 H5F_libver_t fl_h5f_libver_latest(void) { return H5F_LIBVER_LATEST; }
 
-hid_t fl_h5p_file_access(void) { return H5P_FILE_ACCESS; }
-hid_t fl_h5p_group_create(void) { return H5P_GROUP_CREATE; }
-hid_t fl_h5p_dataset_create(void) { return H5P_DATASET_CREATE; }
+// These name library globals that H5open sets, so they come from the library.
+hid_t fl_h5p_file_access(void) { return fl_h5_on_demand_loaded()->fl_h5p_file_access(); }
+hid_t fl_h5p_group_create(void) { return fl_h5_on_demand_loaded()->fl_h5p_group_create(); }
+hid_t fl_h5p_dataset_create(void) { return fl_h5_on_demand_loaded()->fl_h5p_dataset_create(); }
 
-hid_t fl_h5t_native_int64(void) { return H5T_NATIVE_INT64; }
-hid_t fl_h5t_native_double(void) { return H5T_NATIVE_DOUBLE; }
-hid_t fl_h5t_std_i32le(void) { return H5T_STD_I32LE; }
-hid_t fl_h5t_std_i64le(void) { return H5T_STD_I64LE; }
-hid_t fl_h5t_std_u8le(void) { return H5T_STD_U8LE; }
-hid_t fl_h5t_std_i8le(void) { return H5T_STD_I8LE; }
-hid_t fl_h5t_ieee_f64le(void) { return H5T_IEEE_F64LE; }
-hid_t fl_h5t_c_s1(void) { return H5T_C_S1; }
+hid_t fl_h5t_native_int64(void) { return fl_h5_on_demand_loaded()->fl_h5t_native_int64(); }
+hid_t fl_h5t_native_double(void) { return fl_h5_on_demand_loaded()->fl_h5t_native_double(); }
+hid_t fl_h5t_std_i32le(void) { return fl_h5_on_demand_loaded()->fl_h5t_std_i32le(); }
+hid_t fl_h5t_std_i64le(void) { return fl_h5_on_demand_loaded()->fl_h5t_std_i64le(); }
+hid_t fl_h5t_std_u8le(void) { return fl_h5_on_demand_loaded()->fl_h5t_std_u8le(); }
+hid_t fl_h5t_std_i8le(void) { return fl_h5_on_demand_loaded()->fl_h5t_std_i8le(); }
+hid_t fl_h5t_ieee_f64le(void) { return fl_h5_on_demand_loaded()->fl_h5t_ieee_f64le(); }
+hid_t fl_h5t_c_s1(void) { return fl_h5_on_demand_loaded()->fl_h5t_c_s1(); }
 
 unsigned fl_h5p_crt_order_tracked_indexed(void) { return H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED; }
 
 // MARK: - Helpers
 
 int fl_h5_dup_file_descriptor(hid_t file) {
-    void *handle = NULL;
-    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == NULL) return -1;
-    return dup(*(int *)handle);
+    return fl_h5_on_demand_loaded()->fl_h5_dup_file_descriptor(file);
 }
 
 int fl_h5_close_detached(hid_t file) {
-    int swapped = -1;
-    void *handle = NULL;
-    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle != NULL) {
-        int fd = *(int *)handle;
-        struct stat info;
-        int scratch = memfd_create("framelab-detached-hdf5", MFD_CLOEXEC);
-        if (scratch >= 0 && fstat(fd, &info) == 0 && ftruncate(scratch, info.st_size) == 0 &&
-            dup2(scratch, fd) >= 0) {
-            swapped = 0;
-        }
-        if (scratch >= 0) close(scratch);
-    }
     fl_detached_count++;
-    H5Fclose(file);
-    H5Eclear2(H5E_DEFAULT);
-    return swapped;
+    return fl_h5_on_demand_loaded()->fl_h5_close_detached(file);
 }
 
 static uint64_t fl_le64(const unsigned char *b) {
@@ -194,21 +154,13 @@ int fl_h5_extend_to_stored_eof(const char *path) {
     return result;
 }
 
-int fl_h5_is_hdf5(const char *path) {
-    htri_t result = H5Fis_hdf5(path);
-    return result < 0 ? -1 : (int)result;
-}
+int fl_h5_is_hdf5(const char *path) { return fl_h5_on_demand_loaded()->fl_h5_is_hdf5(path); }
 
 herr_t fl_h5_pset_clear_status_flags(hid_t fapl) {
-    // A property HDF5 registers in every file access list but does not export a setter
-    // for (the h5clear tool sets it the same way).
-    hbool_t clear = 1;
-    return H5Pset(fapl, "clear_status_flags", &clear);
+    return fl_h5_on_demand_loaded()->fl_h5_pset_clear_status_flags(fapl);
 }
 
-long fl_h5_open_object_count(void) {
-    return (long)H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
-}
+long fl_h5_open_object_count(void) { return fl_h5_on_demand_loaded()->fl_h5_open_object_count(); }
 
 // MARK: - Process-level file locking
 

@@ -39,7 +39,7 @@ extension GrowableTable {
     /// reading blocks from the end so a long table with a short tail costs one read.
     private func rowsBeforeZeroTail() throws(HDF5Error) -> Int {
         let what = "cannot read table '\(name)'"
-        let rowSize = H5Tget_size(fileType.id)
+        let rowSize = h5.H5Tget_size(fileType.id)
         guard rowSize > 0 else { throw HDF5Error(what: what, reason: "its row type has no size") }
         var end = count
         while end > 0 {
@@ -48,7 +48,7 @@ extension GrowableTable {
             var bytes = [UInt8](repeating: 0, count: rows * rowSize)
             let (fileSpace, memorySpace) = try selection(start: start, rows: rows, what)
             let status = bytes.withUnsafeMutableBytes { raw in
-                H5Dread(handle.id, fileType.id, memorySpace.id, fileSpace.id, fl_h5p_default(), raw.baseAddress)
+                h5.H5Dread(handle.id, fileType.id, memorySpace.id, fileSpace.id, fl_h5p_default(), raw.baseAddress)
             }
             try HDF5.check(status, what)
             for row in stride(from: rows - 1, through: 0, by: -1) {

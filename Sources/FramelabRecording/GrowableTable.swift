@@ -27,12 +27,12 @@ final class GrowableTable: @unchecked Sendable {
             let type = try H5Types.compound(layout, stageNames: stageNames)
             var dims: [hsize_t] = [0]
             var maxDims: [hsize_t] = [fl_h5s_unlimited()]
-            let space = try H5Handle.make(.dataspace, what) { H5Screate_simple(1, &dims, &maxDims) }
-            let dcpl = try H5Handle.make(.propertyList, what) { H5Pcreate(fl_h5p_dataset_create()) }
+            let space = try H5Handle.make(.dataspace, what) { h5.H5Screate_simple(1, &dims, &maxDims) }
+            let dcpl = try H5Handle.make(.propertyList, what) { h5.H5Pcreate(fl_h5p_dataset_create()) }
             var chunk: [hsize_t] = [hsize_t(max(1, layout.chunkRows))]
-            try HDF5.check(H5Pset_chunk(dcpl.id, 1, &chunk), what)
+            try HDF5.check(h5.H5Pset_chunk(dcpl.id, 1, &chunk), what)
             let dataset = try H5Handle.make(.dataset, what) {
-                H5Dcreate2(group, layout.name, type.id, space.id, fl_h5p_default(), dcpl.id, fl_h5p_default())
+                h5.H5Dcreate2(group, layout.name, type.id, space.id, fl_h5p_default(), dcpl.id, fl_h5p_default())
             }
             try HDF5.check(dataset.close(), what)
         }
@@ -40,21 +40,21 @@ final class GrowableTable: @unchecked Sendable {
 
     /// Whether `group` has a link `name`.
     static func exists(in group: hid_t, name: String) throws(HDF5Error) -> Bool {
-        try HDF5.check(H5Lexists(group, name, fl_h5p_default()), "cannot look up table '\(name)'") > 0
+        try HDF5.check(h5.H5Lexists(group, name, fl_h5p_default()), "cannot look up table '\(name)'") > 0
     }
 
     /// Opens the existing table `name` in `group`.
     static func open(in group: hid_t, name: String) throws(HDF5Error) -> GrowableTable {
         try HDF5.locked { () throws(HDF5Error) -> GrowableTable in
             let what = "cannot open table '\(name)'"
-            let dataset = try H5Handle.make(.dataset, what) { H5Dopen2(group, name, fl_h5p_default()) }
-            let type = try H5Handle.make(.datatype, what) { H5Dget_type(dataset.id) }
-            let space = try H5Handle.make(.dataspace, what) { H5Dget_space(dataset.id) }
-            guard H5Sget_simple_extent_ndims(space.id) == 1 else {
+            let dataset = try H5Handle.make(.dataset, what) { h5.H5Dopen2(group, name, fl_h5p_default()) }
+            let type = try H5Handle.make(.datatype, what) { h5.H5Dget_type(dataset.id) }
+            let space = try H5Handle.make(.dataspace, what) { h5.H5Dget_space(dataset.id) }
+            guard h5.H5Sget_simple_extent_ndims(space.id) == 1 else {
                 throw HDF5Error(what: what, reason: "it is not one-dimensional")
             }
             var dims: [hsize_t] = [0]
-            try HDF5.check(H5Sget_simple_extent_dims(space.id, &dims, nil), what)
+            try HDF5.check(h5.H5Sget_simple_extent_dims(space.id, &dims, nil), what)
             guard let count = Int(exactly: dims[0]) else { throw HDF5Error(what: what, reason: "it claims \(dims[0]) rows") }
             return GrowableTable(name: name, handle: dataset, fileType: type, count: count)
         }
@@ -68,7 +68,7 @@ final class GrowableTable: @unchecked Sendable {
             defer { table.close() }
             guard table.count > rows else { return }
             var size: [hsize_t] = [hsize_t(rows)]
-            try HDF5.check(H5Dset_extent(table.handle.id, &size), "cannot cut table '\(name)' back to \(rows) rows")
+            try HDF5.check(h5.H5Dset_extent(table.handle.id, &size), "cannot cut table '\(name)' back to \(rows) rows")
         }
     }
 
@@ -83,10 +83,10 @@ final class GrowableTable: @unchecked Sendable {
         try HDF5.locked { () throws(HDF5Error) in
             let what = "cannot append to table '\(name)'"
             var newSize: [hsize_t] = [hsize_t(count + rows)]
-            try HDF5.check(H5Dset_extent(handle.id, &newSize), what)
+            try HDF5.check(h5.H5Dset_extent(handle.id, &newSize), what)
             let (fileSpace, memorySpace) = try selection(start: count, rows: rows, what)
             let status = bytes.withUnsafeBytes { raw in
-                H5Dwrite(handle.id, fileType.id, memorySpace.id, fileSpace.id, fl_h5p_default(), raw.baseAddress)
+                h5.H5Dwrite(handle.id, fileType.id, memorySpace.id, fileSpace.id, fl_h5p_default(), raw.baseAddress)
             }
             try HDF5.check(status, what)
             count += rows
@@ -96,11 +96,11 @@ final class GrowableTable: @unchecked Sendable {
     /// The dataspaces of one read or write of `rows` rows from row `start`: the table's,
     /// with those rows selected, and a memory one of just those rows.
     func selection(start: Int, rows: Int, _ what: String) throws(HDF5Error) -> (file: H5Handle, memory: H5Handle) {
-        let fileSpace = try H5Handle.make(.dataspace, what) { H5Dget_space(handle.id) }
+        let fileSpace = try H5Handle.make(.dataspace, what) { h5.H5Dget_space(handle.id) }
         var offset: [hsize_t] = [hsize_t(start)]
         var size: [hsize_t] = [hsize_t(rows)]
-        try HDF5.check(H5Sselect_hyperslab(fileSpace.id, H5S_SELECT_SET, &offset, nil, &size, nil), what)
-        let memorySpace = try H5Handle.make(.dataspace, what) { H5Screate_simple(1, &size, nil) }
+        try HDF5.check(h5.H5Sselect_hyperslab(fileSpace.id, H5S_SELECT_SET, &offset, nil, &size, nil), what)
+        let memorySpace = try H5Handle.make(.dataspace, what) { h5.H5Screate_simple(1, &size, nil) }
         return (fileSpace, memorySpace)
     }
 
@@ -116,7 +116,7 @@ final class GrowableTable: @unchecked Sendable {
             var bytes = [UInt8](repeating: 0, count: layout.rowSize * count)
             for i in 0..<count { bytes.replaceSubrange((i * absent.count)..<((i + 1) * absent.count), with: absent) }
             let status = bytes.withUnsafeMutableBytes { raw in
-                H5Dread(handle.id, memory.id, fl_h5s_all(), fl_h5s_all(), fl_h5p_default(), raw.baseAddress)
+                h5.H5Dread(handle.id, memory.id, fl_h5s_all(), fl_h5s_all(), fl_h5p_default(), raw.baseAddress)
             }
             try HDF5.check(status, "cannot read table '\(name)'")
             return R.unpack(bytes)

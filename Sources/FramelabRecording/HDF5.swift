@@ -8,6 +8,12 @@ struct HDF5Error: Error, CustomStringConvertible {
     var description: String { reason.isEmpty ? what : "\(what): \(reason)" }
 }
 
+/// HDF5's own functions, called as `h5.H5Fcreate(...)`. framelab does not link HDF5: they come
+/// from libFramelabHDF5OnDemand.so, loaded by the first call (`HDF5.locked` makes it), so a
+/// command that records nothing does not pay for HDF5's 30 libraries at start-up
+/// (Sources/CHDF5/include/chdf5_on_demand.h).
+let h5: fl_h5_functions = fl_h5_functions_loaded().pointee
+
 /// The one door to the HDF5 library.
 ///
 /// Debian's HDF5 is the serial, non-thread-safe build, so every call into it, from any

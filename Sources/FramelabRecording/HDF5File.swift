@@ -29,7 +29,7 @@ enum H5File {
         try HDF5.locked { () throws(HDF5Error) -> H5Handle in
             let fapl = try accessList(clearStatusFlags: false)
             return try H5Handle.make(.file, "cannot create the file") {
-                H5Fcreate(path, fl_h5f_acc_trunc(), fl_h5p_default(), fapl.id)
+                h5.H5Fcreate(path, fl_h5f_acc_trunc(), fl_h5p_default(), fapl.id)
             }
         }
     }
@@ -50,18 +50,18 @@ enum H5File {
                 // A SWMR reader rereads metadata whose checksum fails (the writer may be
                 // midway through writing it), sleeping twice as long each time: HDF5's
                 // default of 100 attempts would hang for ages on a block a crash damaged.
-                try HDF5.check(H5Pset_metadata_read_attempts(fapl.id, UInt32(metadataReadAttempts)),
+                try HDF5.check(h5.H5Pset_metadata_read_attempts(fapl.id, UInt32(metadataReadAttempts)),
                                "cannot make a file access property list")
             }
-            return try H5Handle.make(.file, "cannot open the file") { H5Fopen(path, flags, fapl.id) }
+            return try H5Handle.make(.file, "cannot open the file") { h5.H5Fopen(path, flags, fapl.id) }
         }
     }
 
     private static func accessList(clearStatusFlags: Bool) throws(HDF5Error) -> H5Handle {
         let what = "cannot make a file access property list"
-        let fapl = try H5Handle.make(.propertyList, what) { H5Pcreate(fl_h5p_file_access()) }
-        try HDF5.check(H5Pset_libver_bounds(fapl.id, fl_h5f_libver_latest(), fl_h5f_libver_latest()), what)
-        try HDF5.check(H5Pset_file_locking(fapl.id, false, true), what)
+        let fapl = try H5Handle.make(.propertyList, what) { h5.H5Pcreate(fl_h5p_file_access()) }
+        try HDF5.check(h5.H5Pset_libver_bounds(fapl.id, fl_h5f_libver_latest(), fl_h5f_libver_latest()), what)
+        try HDF5.check(h5.H5Pset_file_locking(fapl.id, false, true), what)
         if clearStatusFlags { try HDF5.check(fl_h5_pset_clear_status_flags(fapl.id), what) }
         return fapl
     }
@@ -73,13 +73,13 @@ enum H5File {
     /// files; stored on the next flush or close for writable ones.
     static func extendAllocationToEndOfFile(_ file: hid_t) throws(HDF5Error) {
         try HDF5.locked { () throws(HDF5Error) in
-            try HDF5.check(H5Fincrement_filesize(file, 0), "cannot adjust the end-of-allocation mark")
+            try HDF5.check(h5.H5Fincrement_filesize(file, 0), "cannot adjust the end-of-allocation mark")
         }
     }
 
     /// Number of open identifiers of this file (1: only the caller's own file id).
     static func openFileIDCount(_ file: hid_t) -> Int {
-        HDF5.locked { Int(H5Fget_obj_count(file, UInt32(H5F_OBJ_FILE))) }
+        HDF5.locked { Int(h5.H5Fget_obj_count(file, UInt32(H5F_OBJ_FILE))) }
     }
 }
 
@@ -90,7 +90,7 @@ extension H5File {
         try HDF5.locked { () throws(HDF5Error) -> (UInt32, UInt64) in
             let file = try open(path, .read)
             var info = H5O_info_t()
-            try HDF5.check(H5Oget_info_by_name2(file.id, object, &info, UInt32(H5O_INFO_HDR | H5O_INFO_BASIC),
+            try HDF5.check(h5.H5Oget_info_by_name2(file.id, object, &info, UInt32(H5O_INFO_HDR | H5O_INFO_BASIC),
                                                 fl_h5p_default()), "cannot inspect '\(object)'")
             return (info.hdr.nchunks, UInt64(info.addr))
         }

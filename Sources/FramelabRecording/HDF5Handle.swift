@@ -33,12 +33,12 @@ final class H5Handle: @unchecked Sendable {
             defer { id = -1 }
             switch kind {
             case .file: return Self.closeFile(id)
-            case .group: return H5Gclose(id)
-            case .dataset: return H5Dclose(id)
-            case .datatype: return H5Tclose(id)
-            case .dataspace: return H5Sclose(id)
-            case .attribute: return H5Aclose(id)
-            case .propertyList: return H5Pclose(id)
+            case .group: return h5.H5Gclose(id)
+            case .dataset: return h5.H5Dclose(id)
+            case .datatype: return h5.H5Tclose(id)
+            case .dataspace: return h5.H5Sclose(id)
+            case .attribute: return h5.H5Aclose(id)
+            case .propertyList: return h5.H5Pclose(id)
             }
         }
     }
@@ -48,8 +48,8 @@ final class H5Handle: @unchecked Sendable {
     /// stays for `HDF5.takeErrorMessage`. Lock held.
     private static func closeFile(_ id: hid_t) -> Int32 {
         var intent: UInt32 = 0
-        guard H5Fget_intent(id, &intent) >= 0, intent & fl_h5f_acc_rdwr() != 0 else { return H5Fclose(id) }
-        if H5Fflush(id, H5F_SCOPE_LOCAL) >= 0 { return H5Fclose(id) }
+        guard h5.H5Fget_intent(id, &intent) >= 0, intent & fl_h5f_acc_rdwr() != 0 else { return h5.H5Fclose(id) }
+        if h5.H5Fflush(id, H5F_SCOPE_LOCAL) >= 0 { return h5.H5Fclose(id) }
         let reason = HDF5.takeErrorMessage()
         _ = fl_h5_close_detached(id)
         HDF5.keepForNextMessage(reason)

@@ -5,9 +5,9 @@ enum H5Types {
     /// A variable-length UTF-8 string type (for attributes).
     static func variableString() throws(HDF5Error) -> H5Handle {
         try HDF5.locked { () throws(HDF5Error) -> H5Handle in
-            let type = try H5Handle.make(.datatype, "cannot copy the string type") { H5Tcopy(fl_h5t_c_s1()) }
-            try HDF5.check(H5Tset_size(type.id, fl_h5t_variable()), "cannot make a variable-length string type")
-            try HDF5.check(H5Tset_cset(type.id, H5T_CSET_UTF8), "cannot set UTF-8 on the string type")
+            let type = try H5Handle.make(.datatype, "cannot copy the string type") { h5.H5Tcopy(fl_h5t_c_s1()) }
+            try HDF5.check(h5.H5Tset_size(type.id, fl_h5t_variable()), "cannot make a variable-length string type")
+            try HDF5.check(h5.H5Tset_cset(type.id, H5T_CSET_UTF8), "cannot set UTF-8 on the string type")
             return type
         }
     }
@@ -17,22 +17,22 @@ enum H5Types {
     static func fixedString(_ bytes: Int) throws(HDF5Error) -> H5Handle {
         try HDF5.locked { () throws(HDF5Error) -> H5Handle in
             let what = "cannot make a \(bytes)-byte string type"
-            let type = try H5Handle.make(.datatype, what) { H5Tcopy(fl_h5t_c_s1()) }
-            try HDF5.check(H5Tset_size(type.id, bytes), what)
-            try HDF5.check(H5Tset_strpad(type.id, H5T_STR_NULLPAD), what)
-            try HDF5.check(H5Tset_cset(type.id, H5T_CSET_UTF8), what)
+            let type = try H5Handle.make(.datatype, what) { h5.H5Tcopy(fl_h5t_c_s1()) }
+            try HDF5.check(h5.H5Tset_size(type.id, bytes), what)
+            try HDF5.check(h5.H5Tset_strpad(type.id, H5T_STR_NULLPAD), what)
+            try HDF5.check(h5.H5Tset_cset(type.id, H5T_CSET_UTF8), what)
             return type
         }
     }
 
     /// An enumeration over `base` with the given members.
-    private static func enumeration<V>(base: hid_t, _ members: [(String, V)]) throws(HDF5Error) -> H5Handle {
+    private static func enumeration<V: BitwiseCopyable>(base: hid_t, _ members: [(String, V)]) throws(HDF5Error) -> H5Handle {
         try HDF5.locked { () throws(HDF5Error) -> H5Handle in
             let what = "cannot make an enumeration type"
-            let type = try H5Handle.make(.datatype, what) { H5Tenum_create(base) }
+            let type = try H5Handle.make(.datatype, what) { h5.H5Tenum_create(base) }
             for (name, value) in members {
-                var v = value
-                try HDF5.check(H5Tenum_insert(type.id, name, &v), "cannot add '\(name)' to an enumeration type")
+                let status = withUnsafeBytes(of: value) { h5.H5Tenum_insert(type.id, name, $0.baseAddress) }
+                try HDF5.check(status, "cannot add '\(name)' to an enumeration type")
             }
             return type
         }
@@ -66,13 +66,13 @@ enum H5Types {
     static func compound(_ layout: TableLayout, stageNames: [String]) throws(HDF5Error) -> H5Handle {
         try HDF5.locked { () throws(HDF5Error) -> H5Handle in
             let type = try H5Handle.make(.datatype, "cannot create a compound type") {
-                H5Tcreate(H5T_COMPOUND, layout.rowSize)
+                h5.H5Tcreate(H5T_COMPOUND, layout.rowSize)
             }
             var offset = 0
             for column in layout.columns {
                 let member = try memberType(column.type, stageNames: stageNames)
                 defer { member.owned.map { _ = $0.close() } }
-                try HDF5.check(H5Tinsert(type.id, column.name, offset, member.id),
+                try HDF5.check(h5.H5Tinsert(type.id, column.name, offset, member.id),
                                "cannot add member '\(column.name)' to a compound type")
                 offset += column.type.size
             }
@@ -86,22 +86,22 @@ enum H5Types {
     static func readingType(_ layout: TableLayout, from file: hid_t, table: String) throws(HDF5Error) -> H5Handle {
         try HDF5.locked { () throws(HDF5Error) -> H5Handle in
             let what = "cannot read table '\(table)'"
-            guard H5Tget_class(file) == H5T_COMPOUND else {
+            guard h5.H5Tget_class(file) == H5T_COMPOUND else {
                 throw HDF5Error(what: what, reason: "its rows are not compound (a version-1 detection table?)")
             }
-            let type = try H5Handle.make(.datatype, what) { H5Tcreate(H5T_COMPOUND, layout.rowSize) }
+            let type = try H5Handle.make(.datatype, what) { h5.H5Tcreate(H5T_COMPOUND, layout.rowSize) }
             var offset = 0
             for column in layout.columns {
                 defer { offset += column.type.size }
-                let index = H5Tget_member_index(file, column.name)
+                let index = h5.H5Tget_member_index(file, column.name)
                 guard index >= 0 else { continue }
-                let fileMember = try H5Handle.make(.datatype, what) { H5Tget_member_type(file, UInt32(index)) }
+                let fileMember = try H5Handle.make(.datatype, what) { h5.H5Tget_member_type(file, UInt32(index)) }
                 defer { _ = fileMember.close() }
-                if H5Tget_class(fileMember.id) == H5T_ENUM {
-                    guard H5Tget_size(fileMember.id) == column.type.size else {
-                        throw HDF5Error(what: what, reason: "member '\(column.name)' has \(H5Tget_size(fileMember.id)) bytes, expected \(column.type.size)")
+                if h5.H5Tget_class(fileMember.id) == H5T_ENUM {
+                    guard h5.H5Tget_size(fileMember.id) == column.type.size else {
+                        throw HDF5Error(what: what, reason: "member '\(column.name)' has \(h5.H5Tget_size(fileMember.id)) bytes, expected \(column.type.size)")
                     }
-                    try HDF5.check(H5Tinsert(type.id, column.name, offset, fileMember.id), what)
+                    try HDF5.check(h5.H5Tinsert(type.id, column.name, offset, fileMember.id), what)
                 } else {
                     // A named code read from a plain integer (an older file) is that integer.
                     let plain: ColumnType
@@ -112,7 +112,7 @@ enum H5Types {
                     }
                     let member = try memberType(plain, stageNames: [])
                     defer { member.owned.map { _ = $0.close() } }
-                    try HDF5.check(H5Tinsert(type.id, column.name, offset, member.id), what)
+                    try HDF5.check(h5.H5Tinsert(type.id, column.name, offset, member.id), what)
                 }
             }
             return type

@@ -97,11 +97,11 @@ public final class RecordingFile: @unchecked Sendable {
             try restructure { (file) throws(FramelabError) in
                 let runs = try hdf5("cannot open the runs group") { () throws(HDF5Error) in
                     try H5Handle.make(.group, "cannot open group '/\(Schema.runsGroup)'") {
-                        H5Gopen2(file, Schema.runsGroup, fl_h5p_default())
+                        h5.H5Gopen2(file, Schema.runsGroup, fl_h5p_default())
                     }
                 }
                 let exists = try hdf5("cannot look up run '\(id)'") { () throws(HDF5Error) in
-                    try HDF5.check(H5Lexists(runs.id, id, fl_h5p_default()), "cannot look up the run")
+                    try HDF5.check(h5.H5Lexists(runs.id, id, fl_h5p_default()), "cannot look up the run")
                 }
                 if exists > 0 {
                     throw FramelabError(.badInput, "run '\(id)' already exists in HDF5 file '\(path)'")
@@ -154,7 +154,7 @@ public final class RecordingFile: @unchecked Sendable {
             }
             guard dirty else { return -1 }
             try hdf5("cannot flush") { () throws(HDF5Error) in
-                try HDF5.check(H5Fflush(file.id, H5F_SCOPE_LOCAL), "H5Fflush failed")
+                try HDF5.check(h5.H5Fflush(file.id, H5F_SCOPE_LOCAL), "H5Fflush failed")
             }
             for s in slots { s.markFlushed() }
             dirty = false
@@ -263,7 +263,7 @@ public final class RecordingFile: @unchecked Sendable {
         if let swmr = file {
             file = nil
             // Flushed first, so the rows on disk are known before the tables are closed.
-            if H5Fflush(swmr.id, H5F_SCOPE_LOCAL) >= 0 { for s in slots { s.markFlushed() } }
+            if h5.H5Fflush(swmr.id, H5F_SCOPE_LOCAL) >= 0 { for s in slots { s.markFlushed() } }
             for slot in slots { slot.detach() }
             if swmr.close() < 0 {
                 // Its last writes failed (a full disk): it was closed detached, the disk
@@ -352,7 +352,7 @@ public final class RecordingFile: @unchecked Sendable {
             throw HDF5Error(what: "unsupported recording layout",
                             reason: "\(Schema.versionAttribute) is \(value), this Framelab writes \(Schema.version)" + hint)
         }
-        guard try HDF5.check(H5Lexists(file, Schema.runsGroup, fl_h5p_default()), "cannot look for /runs") > 0 else {
+        guard try HDF5.check(h5.H5Lexists(file, Schema.runsGroup, fl_h5p_default()), "cannot look for /runs") > 0 else {
             throw HDF5Error(what: what, reason: "it has no '/\(Schema.runsGroup)' group")
         }
     }

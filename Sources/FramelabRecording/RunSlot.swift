@@ -71,7 +71,7 @@ final class RunSlot: @unchecked Sendable {
     func attach(to file: hid_t) throws(HDF5Error) {
         try HDF5.locked { () throws(HDF5Error) in
             let group = try H5Handle.make(.group, "cannot open run group '\(id)'") {
-                H5Gopen2(file, "\(Schema.runsGroup)/\(id)", fl_h5p_default())
+                h5.H5Gopen2(file, "\(Schema.runsGroup)/\(id)", fl_h5p_default())
             }
             self.group = group
             for table in tables {

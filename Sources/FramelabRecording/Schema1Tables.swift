@@ -16,13 +16,13 @@ extension RecordingReader {
         try withRunGroup(path: path, runID: runID) { (_, group) throws(HDF5Error) -> Schema1Table? in
             guard try GrowableTable.exists(in: group, name: name) else { return nil }
             let what = "cannot read table '\(name)'"
-            let dataset = try H5Handle.make(.dataset, what) { H5Dopen2(group, name, fl_h5p_default()) }
-            let space = try H5Handle.make(.dataspace, what) { H5Dget_space(dataset.id) }
-            guard H5Sget_simple_extent_ndims(space.id) == 2 else {
+            let dataset = try H5Handle.make(.dataset, what) { h5.H5Dopen2(group, name, fl_h5p_default()) }
+            let space = try H5Handle.make(.dataspace, what) { h5.H5Dget_space(dataset.id) }
+            guard h5.H5Sget_simple_extent_ndims(space.id) == 2 else {
                 throw HDF5Error(what: what, reason: "it is not two-dimensional")
             }
             var dims: [hsize_t] = [0, 0]
-            try HDF5.check(H5Sget_simple_extent_dims(space.id, &dims, nil), what)
+            try HDF5.check(h5.H5Sget_simple_extent_dims(space.id, &dims, nil), what)
             guard case .strings(let columns)? = try H5Attributes.read(named: "columns", on: dataset.id),
                   UInt64(columns.count) == dims[1] else {
                 throw HDF5Error(what: what, reason: "its 'columns' attribute does not name its \(dims[1]) columns")
@@ -34,7 +34,7 @@ extension RecordingReader {
             var flat = [Double](repeating: 0, count: cells)
             if !flat.isEmpty {
                 let status = flat.withUnsafeMutableBytes { raw in
-                    H5Dread(dataset.id, fl_h5t_native_double(), fl_h5s_all(), fl_h5s_all(), fl_h5p_default(), raw.baseAddress)
+                    h5.H5Dread(dataset.id, fl_h5t_native_double(), fl_h5s_all(), fl_h5s_all(), fl_h5p_default(), raw.baseAddress)
                 }
                 try HDF5.check(status, what)
             }

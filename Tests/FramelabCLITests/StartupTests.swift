@@ -4,7 +4,8 @@ import Testing
 
 /// A start loads only what every command needs: OpenCV's codecs, video, window, detector and
 /// DNN modules (hundreds of libraries between them) come from libFramelabCVOnDemand.so on
-/// first use, and libxml2 not at all (docs/architecture.md, "Start-up").
+/// first use, HDF5 and its 30 libraries from libFramelabHDF5OnDemand.so, and libxml2 not at
+/// all (docs/architecture.md, "Start-up").
 @Suite struct StartupTests {
     /// The libraries the dynamic loader opened for `framelab ARGS`, from its own trace
     /// (`LD_DEBUG=files`, written to a file: framelab captures its stderr while it decodes).
@@ -28,7 +29,7 @@ import Testing
         #expect(r.status == 0)
         #expect(opened.contains { $0.hasPrefix("libopencv_core") }, "the trace names what it loads: \(opened)")
         for module in ["libopencv_imgcodecs", "libopencv_videoio", "libopencv_highgui", "libopencv_objdetect",
-                       "libopencv_dnn", "libFramelabCVOnDemand", "libxml2"] {
+                       "libopencv_dnn", "libFramelabCVOnDemand", "libxml2", "libhdf5", "libcurl", "libFramelabHDF5OnDemand"] {
             #expect(!opened.contains { $0.hasPrefix(module) }, "\(module) was loaded by --version")
         }
     }
@@ -52,5 +53,30 @@ import Testing
         // Built-in work that needs no codec still runs.
         #expect(try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--frames", "3", "--filter", "sepia", "--quiet"],
                                          environment: ["FRAMELAB_CV_ON_DEMAND": "/nonexistent/libFramelabCVOnDemand.so"]).status == 0)
+    }
+
+    @Test func recordingLoadsHDF5OnFirstUse() throws {
+        let out = try TestSupport.makeTemporaryDirectory("startup-hdf5").appendingPathComponent("run.h5").path
+        let (r, opened) = try librariesLoaded(["run", "--source", "synthetic:64x48@30", "--frames", "3", "--filter", "sepia",
+                                               "--quiet", "--out", out])
+        #expect(r.status == 0, "\(r.stderr.suffix(500))")
+        #expect(opened.contains { $0.hasSuffix("libFramelabHDF5OnDemand.so") }, "\(opened)")
+        #expect(opened.contains { $0.hasPrefix("libhdf5") })
+        #expect(try TestSupport.framelab(["report", out, "--json"]).status == 0)
+    }
+
+    @Test func aMissingHDF5LibraryIsAOneLineErrorBeforeAnythingRuns() throws {
+        let out = try TestSupport.makeTemporaryDirectory("startup-hdf5-missing").appendingPathComponent("run.h5").path
+        let r = try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--frames", "3", "--filter", "sepia", "--out", out],
+                                         environment: ["FRAMELAB_HDF5_ON_DEMAND": "/nonexistent/libFramelabHDF5OnDemand.so"])
+        #expect(r.status == 1)
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("error") }
+        #expect(lines.count == 1, "\(r.stderr)")
+        #expect(lines.first?.contains("libFramelabHDF5OnDemand.so") == true && lines.first?.contains("/nonexistent/") == true,
+                "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // A run that records nothing needs no HDF5.
+        #expect(try TestSupport.framelab(["run", "--source", "synthetic:64x48@30", "--frames", "3", "--filter", "sepia", "--quiet"],
+                                         environment: ["FRAMELAB_HDF5_ON_DEMAND": "/nonexistent/libFramelabHDF5OnDemand.so"]).status == 0)
     }
 }

@@ -66,20 +66,29 @@ extra_module() {
             Sources/FramelabPluginHost/Discovery/PluginElementRecord.swift
         link=("$out/modules/FramelabPluginHost.o") ;;
     hdf5)
-        # The recording layer and its C shim, linked to the system's libhdf5 (Debian's serial build).
+        # The recording layer, its C shim and the shim's HDF5 half, linked to the system's
+        # libhdf5 (Debian's serial build). With the HDF5 half linked in, the shim uses its
+        # table directly instead of loading libFramelabHDF5OnDemand.so (chdf5_loader.c).
         local hdf5_cflags hdf5_libs
         hdf5_cflags=$(pkg-config --cflags hdf5)
         hdf5_libs=$(pkg-config --libs hdf5)
-        module_map CHDF5 Sources/CHDF5/include/chdf5.h
+        module_map CHDF5 Sources/CHDF5/include/chdf5_on_demand.h
         cflags=(-Xcc "-fmodule-map-file=$out/modules/CHDF5/module.modulemap")
         for f in $hdf5_cflags; do cflags+=(-Xcc "$f"); done
-        deps=(Sources/CHDF5/include/chdf5.h)
+        deps=(Sources/CHDF5/include/chdf5.h Sources/CHDF5/include/chdf5_on_demand.h)
         module FramelabRecording Sources/FramelabRecording/*.swift
-        local shim="$out/modules/CHDF5.o"
-        if [ ! -f "$shim" ] || [ Sources/CHDF5/chdf5.c -nt "$shim" ] || [ Sources/CHDF5/include/chdf5.h -nt "$shim" ]; then
+        local shim="$out/modules/CHDF5.o" c sources=(Sources/CHDF5/chdf5.c Sources/CHDF5/chdf5_loader.c Sources/CHDF5OnDemand/chdf5_on_demand.c)
+        local newest_source
+        newest_source=$(ls -t "${sources[@]}" Sources/CHDF5/include/*.h Sources/CHDF5/*.h Sources/CHDF5OnDemand/include/*.h | head -1)
+        if [ ! -f "$shim" ] || [ "$newest_source" -nt "$shim" ]; then
             echo "fuzz build: CHDF5" >&2
-            clang -O1 -g -fsanitize=fuzzer-no-link,address $hdf5_cflags -I Sources/CHDF5/include \
-                -c Sources/CHDF5/chdf5.c -o "$shim"
+            local parts=()
+            for c in "${sources[@]}"; do
+                clang -O1 -g -fsanitize=fuzzer-no-link,address $hdf5_cflags -I Sources/CHDF5/include -I Sources/CHDF5OnDemand/include \
+                    -c "$c" -o "$out/modules/$(basename "$c" .c).o"
+                parts+=("$out/modules/$(basename "$c" .c).o")
+            done
+            ld -r "${parts[@]}" -o "$shim"
         fi
         link=("$out/modules/FramelabRecording.o" "$shim" $hdf5_libs) ;;
     esac

@@ -5,10 +5,20 @@
 // so this shim returns them from functions. It also owns the process-wide lock that
 // serializes every HDF5 call (the serial HDF5 build is not thread-safe), and a few
 // helpers Swift cannot write itself (fcntl locks, HDF5's private properties).
+//
+// HDF5 itself is not linked into framelab: the functions here that call into it forward to
+// libFramelabHDF5OnDemand.so, loaded by the first fl_h5_init (chdf5_on_demand.h says why).
+// hdf5.h is still included, for its types and compile-time constants.
 #ifndef FRAMELAB_CHDF5_H
 #define FRAMELAB_CHDF5_H
 
+// Debian's serial HDF5 keeps its headers in hdf5/serial/, which pkg-config adds to the
+// include path; CHDF5 does not use pkg-config, since that would also link HDF5.
+#if __has_include(<hdf5/serial/hdf5.h>)
+#include <hdf5/serial/hdf5.h>
+#else
 #include <hdf5.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,9 +34,10 @@ extern "C" {
 void fl_h5_lock(void);
 void fl_h5_unlock(void);
 
-/// Initializes the library once: opens it, turns off HDF5's automatic printing of
-/// error stacks (errors are reported through fl_h5_error_message instead), and
-/// arranges for process exit to take the lock before HDF5's own exit handler closes
+/// Initializes the library once: loads libFramelabHDF5OnDemand.so (or exits with a
+/// one-line error: fl_h5_functions_loaded), opens HDF5, turns off HDF5's automatic
+/// printing of error stacks (errors are reported through fl_h5_error_message instead),
+/// and arranges for process exit to take the lock before HDF5's own exit handler closes
 /// the open files. Returns a negative value on failure. Call with the lock held.
 int fl_h5_init(void);
 
