@@ -103,7 +103,7 @@ let package = Package(
                           path: "Benchmarks/PluginOverhead"),
 
         // Face detection: the detector protocol, OpenCV's detectors, Framelab's SIMD cascade.
-        .target(name: "FramelabDetection", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements"]),
+        .target(name: "FramelabDetection", dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabKernels", "FramelabFilters"]),
         // Face-annotation datasets: loaders (FDDB, WIDER FACE, dlib XML, CSV, MATLAB 5 files), composites.
         .target(name: "FramelabDatasets", dependencies: ["FramelabCore", "FramelabCV", "CZlibSystem"]),
         // Detector accuracy on datasets: detectors as pipeline stages, matching, PR/AP, FDDB ROC, evaluation on the engine.
@@ -144,7 +144,8 @@ let package = Package(
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection",
                                    "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabTestSupport"]),
         .testTarget(name: "FramelabDetectionTests",
-                    dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection", "FramelabTestSupport"]),
+                    dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection", "FramelabTestSupport",
+                                   "FramelabFilters", "FramelabKernels"]),
         .testTarget(name: "FramelabDatasetsTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabDatasets", "FramelabTestSupport"],
                     exclude: ["Fixtures"]),

@@ -28,6 +28,8 @@ public enum DetectorBenchmark {
         public var openCVBoxes: Int
         public var matchedBoxes: Int
         public var framelabBoxes: Int
+        /// The instruction-set level Framelab's cascade ran at ("avx2", …: `FRAMELAB_ISA`).
+        public var kernelLevel: String
         public var speedup: Double { framelab.min > 0 ? openCV.min / framelab.min : 0 }
         public var medianSpeedup: Double { framelab.median > 0 ? openCV.median / framelab.median : 0 }
         public var matchedShare: Double { openCVBoxes == 0 ? 1 : Double(matchedBoxes) / Double(openCVBoxes) }
@@ -71,7 +73,7 @@ public enum DetectorBenchmark {
                 }
             }
             return CascadeComparison(cascade: path, openCV: Timing(a), framelab: Timing(b), openCVBoxes: total,
-                                     matchedBoxes: matched, framelabBoxes: found)
+                                     matchedBoxes: matched, framelabBoxes: found, kernelLevel: ours.kernelLevel)
         }
     }
 

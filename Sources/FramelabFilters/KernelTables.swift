@@ -13,7 +13,8 @@ extension KernelTable {
         curve: AVX2Kernels.curve, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
         blend: AVX2Kernels.blend, sourceOver: AVX2Kernels.sourceOver, blurHorizontal: AVX2Kernels.blurHorizontal,
         blurVertical: AVX2Kernels.blurVertical, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
-        resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal)
+        resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal,
+        cascadeRow: AVX2Kernels.cascadeRow)
 
     static let avx512 = KernelTable(
         name: "avx512", matrix3: AVX512Kernels.matrix3, matrix4: AVX512Kernels.matrix4,
@@ -21,7 +22,8 @@ extension KernelTable {
         luma: AVX512Kernels.luma, vibrance: AVX512Kernels.vibrance, blend: AVX512Kernels.blend,
         sourceOver: AVX512Kernels.sourceOver, blurHorizontal: AVX512Kernels.blurHorizontal,
         blurVertical: AVX512Kernels.blurVertical, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
-        resizeVertical: AVX512Kernels.resizeVertical, resizeHorizontal: AVX512Kernels.resizeHorizontal)
+        resizeVertical: AVX512Kernels.resizeVertical, resizeHorizontal: AVX512Kernels.resizeHorizontal,
+        cascadeRow: AVX512Kernels.cascadeRow)
 
     /// The avx512 level on a CPU with VBMI: the same table but for curves and the fused
     /// matrix-curve loop, which look the curve up by byte permutes in registers.
@@ -37,7 +39,7 @@ extension KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix4: matrix4, matrixCurve: matrixCurve, curve: curve,
                     pairLookup: pairLookup, luma: luma, vibrance: vibrance, blend: blend, sourceOver: sourceOver,
                     blurHorizontal: blurHorizontal, blurVertical: blurVertical, gradient: gradient, gradientBGRA: gradientBGRA, fill: fill,
-                    resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal)
+                    resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal, cascadeRow: cascadeRow)
     }
 }
 #endif

@@ -75,6 +75,10 @@ public struct KernelTable: Sendable {
     public let resizeHorizontal: @Sendable (_ row: UnsafePointer<Float>, _ starts: UnsafePointer<Int32>,
                                             _ weights: UnsafePointer<Float>, _ taps: Int,
                                             _ dst: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int
+    /// One row of Haar-cascade windows (`PortableKernels.cascadeRow`): the x of each window
+    /// that passes every stage into `hits`; returns how many.
+    public let cascadeRow: @Sendable (_ layout: UnsafeRawPointer, _ sum: UnsafePointer<Int32>, _ squares: UnsafePointer<UInt32>,
+                                      _ maxX: Int, _ step: Int, _ hits: UnsafeMutablePointer<Int32>) -> Int
 
     public init(name: String,
                 matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed) -> Int,
@@ -100,7 +104,9 @@ public struct KernelTable: Sendable {
                 resizeVertical: @escaping @Sendable (UnsafePointer<UnsafePointer<UInt8>>, UnsafePointer<Float>, Int,
                                                      UnsafeMutablePointer<Float>, Int) -> Int,
                 resizeHorizontal: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Int32>, UnsafePointer<Float>, Int,
-                                                       UnsafeMutablePointer<UInt8>, Int, Int) -> Int) {
+                                                       UnsafeMutablePointer<UInt8>, Int, Int) -> Int,
+                cascadeRow: @escaping @Sendable (UnsafeRawPointer, UnsafePointer<Int32>, UnsafePointer<UInt32>, Int, Int,
+                                                 UnsafeMutablePointer<Int32>) -> Int) {
         self.name = name
         self.matrix3 = matrix3
         self.matrix4 = matrix4
@@ -118,6 +124,7 @@ public struct KernelTable: Sendable {
         self.fill = fill
         self.resizeVertical = resizeVertical
         self.resizeHorizontal = resizeHorizontal
+        self.cascadeRow = cascadeRow
     }
 }
 
@@ -142,5 +149,6 @@ extension KernelTable {
         gradientBGRA: { PortableKernels.gradientBGRA($0, $1, $2, $3, $4, $5, $6) },
         fill: { PortableKernels.fill($0, $1, $2) },
         resizeVertical: { PortableKernels.resizeVertical($0, $1, $2, $3, $4) },
-        resizeHorizontal: { PortableKernels.resizeHorizontal($0, $1, $2, $3, $4, $5, $6) })
+        resizeHorizontal: { PortableKernels.resizeHorizontal($0, $1, $2, $3, $4, $5, $6) },
+        cascadeRow: { PortableKernels.cascadeRow($0, $1, $2, $3, $4, $5) })
 }

@@ -98,6 +98,16 @@ public enum AVX2Kernels {
         PortableKernels.resizeHorizontal(row, starts, weights, taps, dst, width, channels)
     }
 
+    public static func cascadeRow(_ layout: UnsafeRawPointer, _ sum: UnsafePointer<Int32>, _ squares: UnsafePointer<UInt32>,
+                                  _ maxX: Int, _ step: Int, _ hits: UnsafeMutablePointer<Int32>) -> Int {
+        PortableKernels.cascadeRow(layout, sum, squares, maxX, step, hits, AVX2DenseLanes.self, AVX2SparseLanes.self)
+    }
+
+    /// The cascade's lane types of this level: its scan is specialised on them, under names
+    /// only this module uses (`CascadeLanes`).
+    public enum AVX2DenseLanes: CascadeLanes { public static var step: Int { 1 } }
+    public enum AVX2SparseLanes: CascadeLanes { public static var step: Int { 2 } }
+
     #else
     /// Not an x86-64 build: no avx2 level.
     public static let isBuilt = false

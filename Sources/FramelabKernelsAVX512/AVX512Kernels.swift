@@ -109,6 +109,16 @@ public enum AVX512Kernels {
         PortableKernels.resizeHorizontal(row, starts, weights, taps, dst, width, channels)
     }
 
+    public static func cascadeRow(_ layout: UnsafeRawPointer, _ sum: UnsafePointer<Int32>, _ squares: UnsafePointer<UInt32>,
+                                  _ maxX: Int, _ step: Int, _ hits: UnsafeMutablePointer<Int32>) -> Int {
+        PortableKernels.cascadeRow(layout, sum, squares, maxX, step, hits, AVX512DenseLanes.self, AVX512SparseLanes.self)
+    }
+
+    /// The cascade's lane types of this level: its scan is specialised on them, under names
+    /// only this module uses (`CascadeLanes`).
+    public enum AVX512DenseLanes: CascadeLanes { public static var step: Int { 1 } }
+    public enum AVX512SparseLanes: CascadeLanes { public static var step: Int { 2 } }
+
     /// How many pixels the fused loop's lookups trail its matrix step (a multiple of 16).
     static let lag = 32
 

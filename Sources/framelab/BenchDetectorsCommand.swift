@@ -5,6 +5,7 @@ import FramelabDatasets
 import FramelabDetection
 import FramelabElements
 import FramelabEvaluation
+import FramelabFilters
 import FramelabPluginHost
 import Foundation
 
@@ -108,7 +109,7 @@ struct BenchDetectorsCommand: ParsableCommand {
             guard !images.isEmpty else { throw FramelabError(.badInput, "dataset '\(dataset)': no readable images") }
             let xmls = cascades.isEmpty ? [CascadeFiles.haarFrontalFace, CascadeFiles.haarFrontalFaceAlt2] : cascades
             let settings = SlidingWindowSettings(scaleFactor: scale, minNeighbours: neighbours, minSize: minSize)
-            if !json && chosen.contains(.cascades) { print("== cascade vs opencv-haar: \(images.count) images, scale \(scale), neighbours \(neighbours), min-size \(minSize), 1 thread, \(repeats) rounds") }
+            if !json && chosen.contains(.cascades) { print("== cascade vs opencv-haar: \(images.count) images, scale \(scale), neighbours \(neighbours), min-size \(minSize), 1 thread, \(repeats) rounds, cascade kernels \(KernelLevel.current) (FRAMELAB_ISA)") }
             let rows = chosen.contains(.cascades)
                 ? try DetectorBenchmark.compareCascades(images: images, cascades: xmls, settings: settings, repeats: repeats) : []
             var scaling: DetectorBenchmark.ThreadScaling?
@@ -167,7 +168,7 @@ struct BenchDetectorsCommand: ParsableCommand {
         struct Cascade: Encodable {
             let cascade: String, opencv_min_ms: Double, opencv_median_ms: Double, cascade_min_ms: Double
             let cascade_median_ms: Double, speedup: Double, median_speedup: Double, opencv_boxes: Int
-            let matched_boxes: Int, cascade_boxes: Int, matched_share: Double
+            let matched_boxes: Int, cascade_boxes: Int, matched_share: Double, kernel_level: String
         }
         struct GoalLine: Encodable { let goal: String, met: Bool }
         struct EvalThreads: Encodable {
@@ -187,7 +188,7 @@ struct BenchDetectorsCommand: ParsableCommand {
                 .init(cascade: r.cascade, opencv_min_ms: r.openCV.min, opencv_median_ms: r.openCV.median,
                       cascade_min_ms: r.framelab.min, cascade_median_ms: r.framelab.median, speedup: r.speedup,
                       median_speedup: r.medianSpeedup, opencv_boxes: r.openCVBoxes, matched_boxes: r.matchedBoxes,
-                      cascade_boxes: r.framelabBoxes, matched_share: r.matchedShare)
+                      cascade_boxes: r.framelabBoxes, matched_share: r.matchedShare, kernel_level: r.kernelLevel)
             },
             goals: goals(rows, scaling).map { .init(goal: $0.text, met: $0.met) },
             speed: speed?.speedJSON, unavailable: speed?.unavailableJSON,

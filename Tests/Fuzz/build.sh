@@ -5,7 +5,7 @@
 # FramelabCore, FramelabElements, FramelabDatasets without CompositeGenerator.swift (its
 # only OpenCV user), and SourceSpec.swift alone as FramelabPipeline (it imports only
 # FramelabCore; the rest of the engine needs OpenCV). None of these needs OpenCV or HDF5.
-# Three targets need one more module each, built only when such a target is asked for
+# Three targets need one or two more modules each, built only when such a target is asked for
 # (`extra_module` below): the cascade files of FramelabDetection, the description checker
 # of FramelabPluginHost with the plugin ABI header, and FramelabRecording with its C shim,
 # linked to the system's libhdf5 (not instrumented).
@@ -51,10 +51,13 @@ extra_module() {
     case $1 in
     cascade)
         # The cascade reader, compiler, scanner and evaluator on gray8 images: all but the
-        # colour conversion (HaarCascadeEvaluator+Color.swift), plus the types they use.
-        module FramelabDetection $(ls Sources/FramelabDetection/Cascade/*.swift | grep -v '+Color') \
+        # colour conversion (HaarCascadeEvaluator+Color.swift) and the choice of kernel
+        # level (+Level.swift: the harness passes the portable kernels), plus the types they
+        # use and the portable kernels (FramelabKernels, with the cascade's row kernel).
+        module FramelabKernels Sources/FramelabKernels/*.swift
+        module FramelabDetection $(ls Sources/FramelabDetection/Cascade/*.swift | grep -v '+Color\|+Level') \
             Sources/FramelabDetection/{SlidingWindowSettings,DetectionAccuracy,DetectorParameters,Detection}.swift
-        link=("$out/modules/FramelabDetection.o") ;;
+        link=("$out/modules/FramelabKernels.o" "$out/modules/FramelabDetection.o") ;;
     plugin-description)
         # The description layouts (ABI 2 sizes and strides, the frozen 1.0 structs), the
         # checker and the record the discovery worker sends; no dlopen. The 1.0 layout

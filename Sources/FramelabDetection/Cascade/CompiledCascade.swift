@@ -1,3 +1,5 @@
+import FramelabKernels
+
 /// A `HaarCascade` laid out for evaluation on one integral-image stride: each feature's
 /// rectangle corners become offsets from the window's top-left entry, so a feature is
 /// a few loads at fixed distances from the window — the same loads for neighbouring
@@ -12,47 +14,16 @@ struct CompiledCascade {
     /// bottom-left, bottom-right); unused rectangles have weight 0.
     var offsets: [Int] = []
     var weights: [Float] = []
-    var stages: [Stage] = []
-    var stumps: [Stump] = []
-    var trees: [Tree] = []
-    var nodes: [Node] = []
+    var stages: [CascadeStage] = []
+    var stumps: [CascadeStump] = []
+    var trees: [CascadeTree] = []
+    var nodes: [CascadeNode] = []
     var leaves: [Float] = []
     /// Corners of the variance window (the window less a one-pixel border, as OpenCV).
-    var normOffsets: (Int, Int, Int, Int)
+    var normOffsets: SIMD4<Int>
     var normArea: Double
     let stride: Int
     let tiltedBase: Int
-
-    /// A stage: either `stumpCount` stumps from `first` in `stumps`, or `treeCount` trees from `first` in `trees`.
-    struct Stage {
-        var threshold: Float
-        var first: Int
-        var stumpCount: Int
-        var treeCount: Int
-    }
-
-    struct Stump {
-        var feature: Int
-        var threshold: Float
-        var left: Float
-        var right: Float
-    }
-
-    /// A tree's nodes and leaves inside the flat arrays. Child indices stay relative to
-    /// the tree's first node, as OpenCV's are; children come after their parents.
-    struct Tree {
-        var firstNode: Int
-        var nodeCount: Int
-        var firstLeaf: Int
-        var leafCount: Int
-    }
-
-    struct Node {
-        var feature: Int
-        var threshold: Float
-        var left: Int32
-        var right: Int32
-    }
 
     init(_ cascade: HaarCascade, stride: Int, tiltedBase: Int) {
         self.stride = stride
@@ -77,24 +48,58 @@ struct CompiledCascade {
             }
         }
         for s in cascade.stages {
+            let largest = s.classifiers.map { $0.leaves.map(\.magnitude).max() ?? 0 }
             if s.classifiers.allSatisfy(\.isStump) {
-                stages.append(Stage(threshold: s.threshold, first: stumps.count, stumpCount: s.classifiers.count, treeCount: 0))
+                stages.append(CascadeStage(threshold: s.threshold, first: stumps.count, stumpCount: s.classifiers.count,
+                                           treeCount: 0, largestValues: largest))
                 stumps += s.classifiers.map {
-                    Stump(feature: $0.nodes[0].feature, threshold: $0.nodes[0].threshold, left: $0.leaves[0], right: $0.leaves[1])
+                    CascadeStump(feature: $0.nodes[0].feature, threshold: $0.nodes[0].threshold, left: $0.leaves[0], right: $0.leaves[1])
                 }
             } else {
-                stages.append(Stage(threshold: s.threshold, first: trees.count, stumpCount: 0, treeCount: s.classifiers.count))
+                stages.append(CascadeStage(threshold: s.threshold, first: trees.count, stumpCount: 0,
+                                           treeCount: s.classifiers.count, largestValues: largest))
                 for c in s.classifiers {
-                    trees.append(Tree(firstNode: nodes.count, nodeCount: c.nodes.count, firstLeaf: leaves.count,
-                                      leafCount: c.leaves.count))
-                    nodes += c.nodes.map { Node(feature: $0.feature, threshold: $0.threshold, left: Int32($0.left),
-                                                right: Int32($0.right)) }
+                    trees.append(CascadeTree(firstNode: nodes.count, nodeCount: c.nodes.count, firstLeaf: leaves.count,
+                                             leafCount: c.leaves.count, pairOutcomes: Self.pairOutcomes(c)))
+                    nodes += c.nodes.map { CascadeNode(feature: $0.feature, threshold: $0.threshold, left: Int32($0.left),
+                                                       right: Int32($0.right)) }
                     leaves += c.leaves
                 }
             }
         }
         let w = cascade.windowWidth, h = cascade.windowHeight
-        normOffsets = (1 * stride + 1, 1 * stride + (w - 1), (h - 1) * stride + 1, (h - 1) * stride + (w - 1))
+        normOffsets = SIMD4(1 * stride + 1, 1 * stride + (w - 1), (h - 1) * stride + 1, (h - 1) * stride + (w - 1))
         normArea = Double((w - 2) * (h - 2))
+    }
+
+    /// The arrays as a `CascadeLayout` (which the row kernel reads), valid during `body`.
+    func withLayout<R>(_ body: (UnsafeRawPointer) -> R) -> R {
+        offsets.withUnsafeBufferPointer { offsets in
+        weights.withUnsafeBufferPointer { weights in
+        stages.withUnsafeBufferPointer { stages in
+        stumps.withUnsafeBufferPointer { stumps in
+        trees.withUnsafeBufferPointer { trees in
+        nodes.withUnsafeBufferPointer { nodes in
+        leaves.withUnsafeBufferPointer { leaves in
+            var layout = CascadeLayout(offsets: offsets.baseAddress!, weights: weights.baseAddress!, stages: stages.baseAddress!,
+                                       stageCount: stages.count, stumps: stumps.baseAddress, trees: trees.baseAddress,
+                                       nodes: nodes.baseAddress, leaves: leaves.baseAddress, normOffsets: normOffsets,
+                                       normArea: normArea)
+            return withUnsafePointer(to: &layout) { body(UnsafeRawPointer($0)) }
+        }}}}}}}
+    }
+}
+
+extension CompiledCascade {
+    /// `CascadeTree.pairOutcomes` of `c`, or nil when it is not a two-node tree whose node 1 is a
+    /// child of node 0 and whose other children are leaves (child index <= 0: leaf −index).
+    static func pairOutcomes(_ c: HaarCascade.WeakClassifier) -> SIMD4<Float>? {
+        guard c.nodes.count == 2 else { return nil }
+        let root = c.nodes[0], child = c.nodes[1]
+        func leaf(_ index: Int) -> Float? { index <= 0 && -index < c.leaves.count ? c.leaves[-index] : nil }
+        guard let childLeft = leaf(child.left), let childRight = leaf(child.right) else { return nil }
+        if root.left == 1, let right = leaf(root.right) { return SIMD4(childLeft, childRight, right, right) }
+        if root.right == 1, let left = leaf(root.left) { return SIMD4(left, left, childLeft, childRight) }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 
 /// Framelab's own Viola-Jones detector over an OpenCV Haar cascade: the same scales,
 /// pyramid, windows, arithmetic and grouping as `cv::CascadeClassifier::detectMultiScale`,
@@ -6,7 +7,8 @@ import FramelabCore
 /// it keeps its pyramid and integral buffers between images.
 ///
 /// This file works on gray8 images and needs no OpenCV (the cascade fuzz target compiles
-/// it alone); colour images go through `HaarCascadeEvaluator+Color.swift`.
+/// it alone); colour images go through `HaarCascadeEvaluator+Color.swift`, and the
+/// evaluator for the instruction-set level filters use through `HaarCascadeEvaluator+Level.swift`.
 public final class HaarCascadeEvaluator {
     public let cascade: HaarCascade
     private var compiled: CompiledCascade?
@@ -15,12 +17,15 @@ public final class HaarCascadeEvaluator {
     private var level: [UInt8] = []
     private var gray: Mat?
 
-    public init(cascade: HaarCascade) {
-        self.cascade = cascade
-    }
+    /// The row kernel of `kernels`' level scans the windows (`KernelTable.cascadeRow`).
+    let cascadeRow: CascadeScanner.Row
+    /// That level's name ("baseline", "avx2", …), as `FRAMELAB_ISA` and bench results spell it.
+    public let kernelLevel: String
 
-    public convenience init(path: String) throws {
-        self.init(cascade: try HaarCascade(contentsOf: path))
+    public init(cascade: HaarCascade, kernels: KernelTable) {
+        self.cascade = cascade
+        cascadeRow = kernels.cascadeRow
+        kernelLevel = kernels.name
     }
 
     /// Raw windows (before grouping) in pixels of the gray8 image `src`.
@@ -56,7 +61,7 @@ public final class HaarCascadeEvaluator {
         if compiled?.stride != integrals.stride || compiled?.tiltedBase != tiltedBase {
             compiled = CompiledCascade(cascade, stride: integrals.stride, tiltedBase: tiltedBase)
         }
-        let scanner = CascadeScanner(cascade: compiled!)
+        let scanner = CascadeScanner(cascade: compiled!, row: cascadeRow)
         if level.count < src.width * src.height { level = .init(repeating: 0, count: src.width * src.height) }
 
         // OpenCV cuts each level's rows into stripes for its thread pool: as many stripes as

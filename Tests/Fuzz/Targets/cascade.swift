@@ -1,4 +1,5 @@
 import FramelabCore
+import FramelabKernels
 @testable import FramelabDetection
 
 /// An OpenCV Haar cascade XML: what HaarCascade makes of the tree XMLTree builds (root,
@@ -11,7 +12,7 @@ import FramelabCore
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let path = FuzzInput.file(data, size, name: "cascade.xml")
     FuzzInput.check(naming: path) {
-        let evaluator = HaarCascadeEvaluator(cascade: try HaarCascade(contentsOf: path))
+        let evaluator = HaarCascadeEvaluator(cascade: try HaarCascade(contentsOf: path), kernels: .portable)
         _ = evaluator.detect(gray: CascadeImage.image, settings: CascadeImage.settings)
     }
     return 0

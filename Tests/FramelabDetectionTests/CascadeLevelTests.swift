@@ -1,0 +1,66 @@
+import FramelabCore
+import FramelabCV
+import FramelabFilters
+import FramelabKernels
+import Testing
+@testable import FramelabDetection
+
+/// The cascade's row kernel at every instruction-set level this CPU has finds exactly the
+/// windows the portable kernel finds (and `HaarCascadeEvaluatorTests` holds those to
+/// OpenCV's), for a stump cascade and a tree cascade, at both window steps.
+@Suite struct CascadeLevelTests {
+    static let settings = SlidingWindowSettings(scaleFactor: 1.1, minNeighbours: 0, minSize: 24)
+
+    static var levelTables: [KernelTable] { KernelLevel.supported.flatMap(\.tables) }
+
+    @Test(arguments: ["haarcascade_frontalface_default.xml", "haarcascade_frontalface_alt2.xml"])
+    func everyLevelFindsThePortableWindows(xml: String) throws {
+        let cascade = try HaarCascade(contentsOf: CascadeFiles.path("haarcascades/" + xml))
+        let portable = HaarCascadeEvaluator(cascade: cascade, kernels: .portable)
+        for name in ["astronaut.png", "messi5.jpg"] {
+            let image = try HaarCascadeEvaluatorTests.photo(name)
+            let expected = try portable.rawWindows(image, settings: Self.settings)
+            #expect(expected.count > 10, "\(xml) \(name): only \(expected.count) windows")
+            for table in Self.levelTables {
+                let found = try HaarCascadeEvaluator(cascade: cascade, kernels: table).rawWindows(image, settings: Self.settings)
+                #expect(found == expected, "\(xml) \(name) at \(table.name): \(found.count) windows, portable \(expected.count)")
+            }
+        }
+    }
+
+    @Test func theConvenienceInitialiserTakesTheCurrentLevel() throws {
+        let cascade = try HaarCascade(contentsOf: CascadeFiles.haarFrontalFace)
+        for level in KernelLevel.supported {
+            let evaluator = KernelLevel.$override.withValue(level) { HaarCascadeEvaluator(cascade: cascade) }
+            #expect(evaluator.kernelLevel == level.table?.name)
+        }
+    }
+
+    /// The float sum decides a stage only outside a margin that covers its rounding error.
+    @Test func stageMarginsBracketTheThresholdByTheRoundingBound() {
+        let values: [Float] = Array(repeating: 0.75, count: 200)
+        let stage = CascadeStage(threshold: -1.25, first: 0, stumpCount: 200, treeCount: 0, largestValues: values)
+        let bound = 200 * 0x1p-24 * 150.0
+        #expect(Double(stage.surePass) - Double(stage.threshold) >= bound)
+        #expect(Double(stage.threshold) - Double(stage.sureFail) >= bound)
+        #expect(Double(stage.surePass) - Double(stage.threshold) < 2 * bound)
+        let broken = CascadeStage(threshold: 0, first: 0, stumpCount: 1, treeCount: 0, largestValues: [.nan])
+        #expect(!(Float(5) >= broken.surePass) && !(Float(-5) < broken.sureFail), "a NaN leaf leaves every sum to the double path")
+    }
+
+    /// A two-node tree is evaluated by selects over its four outcomes: those outcomes are
+    /// the leaves its walk reaches, for either child placement.
+    @Test func pairOutcomesAreTheLeavesTheWalkReaches() {
+        typealias C = HaarCascade.WeakClassifier
+        typealias N = HaarCascade.Node
+        let leftChild = C(nodes: [N(feature: 0, threshold: 0, left: 1, right: 0), N(feature: 1, threshold: 0, left: -1, right: -2)],
+                          leaves: [10, 11, 12])
+        #expect(CompiledCascade.pairOutcomes(leftChild) == SIMD4(11, 12, 10, 10))
+        let rightChild = C(nodes: [N(feature: 0, threshold: 0, left: 0, right: 1), N(feature: 1, threshold: 0, left: -1, right: -2)],
+                           leaves: [10, 11, 12])
+        #expect(CompiledCascade.pairOutcomes(rightChild) == SIMD4(10, 10, 11, 12))
+        let chainOfThree = C(nodes: [N(feature: 0, threshold: 0, left: 1, right: 0), N(feature: 1, threshold: 0, left: 2, right: -1),
+                                     N(feature: 2, threshold: 0, left: -2, right: -3)], leaves: [1, 2, 3, 4])
+        #expect(CompiledCascade.pairOutcomes(chainOfThree) == nil)
+    }
+}
