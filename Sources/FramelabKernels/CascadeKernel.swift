@@ -279,27 +279,35 @@ enum CascadeScan<L: CascadeLanes> {
         } else {
             let trees = c.trees! + stage.first
             for i in 0..<stage.treeCount {
-                total.add(treeValue(c, trees[i], sum, norm))
+                let tree = trees[i]
+                total.add(tree.isPair ? pairValue(c, tree, sum, norm) : treeValue(c, tree, sum, norm))
             }
         }
         return total
     }
 
-    /// A small tree for all lanes. A pair tree evaluates both nodes and selects. Any other
-    /// visits its nodes in order (children follow their parent), each only when some lane
-    /// stands on it; lanes step to a child or stop at a leaf with masked selects.
+    /// A pair tree (`CascadeTree.isPair`) for all lanes: both nodes, then selects. Inlined
+    /// into the stage loop by force (`@_transparent`): as a call, with the layout passed by
+    /// value, it cost more than its work, and `@inline(__always)` did not inline the
+    /// specialisation.
+    @usableFromInline @_transparent
+    static func pairValue(_ c: CascadeLayout, _ tree: CascadeTree, _ sum: UnsafePointer<Int32>, _ norm: Floats) -> Floats {
+        let nodes = c.nodes! + tree.firstNode
+        let o = tree.pairOutcomes
+        let root = nodes[0], child = nodes[1]
+        let rootLeft = featureValue(c, root.feature, sum) * norm .< root.threshold
+        let childLeft = featureValue(c, child.feature, sum) * norm .< child.threshold
+        let ifRootLeft = Floats(repeating: o[1]).replacing(with: o[0], where: childLeft)
+        let ifRootRight = Floats(repeating: o[3]).replacing(with: o[2], where: childLeft)
+        return ifRootRight.replacing(with: ifRootLeft, where: rootLeft)
+    }
+
+    /// Any other small tree for all lanes: its nodes in order (children follow their
+    /// parent), each evaluated only when some lane stands on it; lanes step to a child or
+    /// stop at a leaf with masked selects.
     @inlinable @inline(__always)
     static func treeValue(_ c: CascadeLayout, _ tree: CascadeTree, _ sum: UnsafePointer<Int32>, _ norm: Floats) -> Floats {
         let nodes = c.nodes! + tree.firstNode
-        if tree.isPair {
-            let o = tree.pairOutcomes
-            let root = nodes[0], child = nodes[1]
-            let rootLeft = featureValue(c, root.feature, sum) * norm .< root.threshold
-            let childLeft = featureValue(c, child.feature, sum) * norm .< child.threshold
-            let ifRootLeft = Floats(repeating: o[1]).replacing(with: o[0], where: childLeft)
-            let ifRootRight = Floats(repeating: o[3]).replacing(with: o[2], where: childLeft)
-            return ifRootRight.replacing(with: ifRootLeft, where: rootLeft)
-        }
         // Node and leaf positions ride in float lanes: small integers are exact there, and
         // float selects compile to blends where integer ones fall back to per-lane stores.
         var index = Floats(repeating: 0)
