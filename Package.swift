@@ -145,7 +145,7 @@ let package = Package(
                                    "FramelabFilters", "FramelabPipeline", "FramelabPluginHost", "FramelabTestSupport"]),
         .testTarget(name: "FramelabDetectionTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabDetection", "FramelabTestSupport",
-                                   "FramelabFilters", "FramelabKernels"]),
+                                   "FramelabFilters", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX512"]),
         .testTarget(name: "FramelabDatasetsTests",
                     dependencies: ["FramelabCore", "FramelabCV", "FramelabDatasets", "FramelabTestSupport"],
                     exclude: ["Fixtures"]),

@@ -121,10 +121,14 @@ public struct CascadeLayout {
     /// Corners of the variance window (the window less a one-pixel border, as OpenCV's).
     public var normOffsets: SIMD4<Int>
     public var normArea: Double
+    /// Whether every rectangle sum is below 2^22 (255 × the window's area is), so that
+    /// `CascadeScan.float` may convert them with two integer-float additions.
+    public var smallSums: Bool
 
     public init(offsets: UnsafePointer<Int>, weights: UnsafePointer<Float>, stages: UnsafePointer<CascadeStage>, stageCount: Int,
                 stumps: UnsafePointer<CascadeStump>?, trees: UnsafePointer<CascadeTree>?, nodes: UnsafePointer<CascadeNode>?,
-                leaves: UnsafePointer<Float>?, normOffsets: SIMD4<Int>, normArea: Double) {
+                leaves: UnsafePointer<Float>?, normOffsets: SIMD4<Int>, normArea: Double, smallSums: Bool) {
+        self.smallSums = smallSums
         self.offsets = offsets
         self.weights = weights
         self.stages = stages
@@ -140,11 +144,17 @@ public struct CascadeLayout {
 
 extension PortableKernels {
     /// One row of windows: `sum` and `squares` point at the integral entries of the row's
-    /// first window (its top-left corner), windows are `step` (1 or 2) entries apart up to
+    /// first window (its top-left corner), windows are `step` (1 or 2) pixels apart up to
     /// `maxX`, and `layout` points at a `CascadeLayout`. Writes the x of each window that
     /// passes every stage to `hits` (room for maxX + 1) and returns how many. The tables
-    /// must have room for sixteen entries past `maxX` (`IntegralImages` pads them).
-    /// `Dense` and `Sparse` are the caller's lane types for steps 1 and 2.
+    /// must have room for eight entries past `maxX` (`IntegralImages` pads them).
+    ///
+    /// At step 2 the tables' rows are split, even entries first and odd entries after
+    /// them, and the layout's offsets are for that order (FramelabDetection's
+    /// `SplitRows`): eight windows two pixels apart then read eight consecutive entries per
+    /// corner, one vector load, as at step 1 (a sixteen-wide load with the even lanes
+    /// picked out cost three times as many instructions). `Dense` and `Sparse` are the
+    /// caller's lane types for steps 1 and 2.
     @inlinable @inline(__always)
     public static func cascadeRow<Dense: CascadeLanes, Sparse: CascadeLanes>(
         _ layout: UnsafeRawPointer, _ sum: UnsafePointer<Int32>, _ squares: UnsafePointer<UInt32>, _ maxX: Int, _ step: Int,
@@ -161,23 +171,39 @@ extension PortableKernels {
     }
 }
 
-/// Eight windows `step` integral entries apart (1: one unaligned vector load per corner;
-/// 2: a sixteen-wide load, even entries kept). Each level module declares its own two.
+/// Eight windows `step` pixels apart, whose corners are eight consecutive table entries
+/// (at step 2 in rows split into even and odd entries: `cascadeRow`). Each level module
+/// declares its own two, and may give the feature arithmetic in its own instructions.
 public protocol CascadeLanes {
     static var step: Int { get }
+    /// Rectangle sums times a weight: `r` converted to float as a conversion instruction
+    /// rounds it, then multiplied (`small`: every sum is below 2^22, `CascadeLayout.smallSums`).
+    static func weighted(_ r: SIMD8<Int32>, _ w: Float, _ small: Bool) -> SIMD8<Float>
+    /// a + b, lane by lane.
+    static func add(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
 }
 
 extension CascadeLanes {
+    /// Swift's SIMD operators, as the portable level compiles them. In the feature sum the
+    /// optimiser regrouped their lanes across the two products (blends, permutes, scalar
+    /// multiplies: about as many instructions again); the x86 levels give these two in
+    /// intrinsics, which stay whole-vector operations.
+    @inlinable @inline(__always)
+    public static func weighted(_ r: SIMD8<Int32>, _ w: Float, _ small: Bool) -> SIMD8<Float> {
+        exactFloats(r, small) * SIMD8(repeating: w)
+    }
+
+    @inlinable @inline(__always)
+    public static func add(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
+
     @inlinable @inline(__always)
     static func load(_ p: UnsafePointer<Int32>) -> SIMD8<Int32> {
-        step == 1 ? UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int32>.self)
-                  : UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Int32>.self).evenHalf
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int32>.self)
     }
 
     @inlinable @inline(__always)
     static func loadU(_ p: UnsafePointer<UInt32>) -> SIMD8<UInt32> {
-        step == 1 ? UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt32>.self)
-                  : UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt32>.self).evenHalf
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt32>.self)
     }
 }
 
@@ -196,10 +222,12 @@ enum CascadeScan<L: CascadeLanes> {
                     _ hits: UnsafeMutablePointer<Int32>) -> Int {
         var count = 0
         var nextX = 0
-        var x0 = 0
+        var x0 = 0, entry = 0
+        // A group's eight windows span 8·step pixels and 8 entries (split rows at step 2).
         while x0 <= maxX {
-            group(c, sum + x0, squares + x0, x0, maxX, &nextX, hits, &count)
+            group(c, sum + entry, squares + entry, x0, maxX, &nextX, hits, &count)
             x0 += 8 * L.step
+            entry += 8
         }
         return count
     }
@@ -274,7 +302,7 @@ enum CascadeScan<L: CascadeLanes> {
             for i in 0..<stage.stumpCount {
                 let st = stumps[i]
                 let v = featureValue(c, st.feature, sum) * norm
-                total.add(Floats(repeating: st.right).replacing(with: st.left, where: v .< st.threshold))
+                total.add(Floats(repeating: st.right).replacing(with: st.left, where: v .< Floats(repeating: st.threshold)))
             }
         } else {
             let trees = c.trees! + stage.first
@@ -295,8 +323,8 @@ enum CascadeScan<L: CascadeLanes> {
         let nodes = c.nodes! + tree.firstNode
         let o = tree.pairOutcomes
         let root = nodes[0], child = nodes[1]
-        let rootLeft = featureValue(c, root.feature, sum) * norm .< root.threshold
-        let childLeft = featureValue(c, child.feature, sum) * norm .< child.threshold
+        let rootLeft = featureValue(c, root.feature, sum) * norm .< Floats(repeating: root.threshold)
+        let childLeft = featureValue(c, child.feature, sum) * norm .< Floats(repeating: child.threshold)
         let ifRootLeft = Floats(repeating: o[1]).replacing(with: o[0], where: childLeft)
         let ifRootRight = Floats(repeating: o[3]).replacing(with: o[2], where: childLeft)
         return ifRootRight.replacing(with: ifRootLeft, where: rootLeft)
@@ -331,14 +359,15 @@ enum CascadeScan<L: CascadeLanes> {
     /// The weighted rectangle sums of feature `f` for the eight windows.
     @inlinable @inline(__always)
     static func featureValue(_ c: CascadeLayout, _ f: Int, _ sum: UnsafePointer<Int32>) -> Floats {
-        let o = c.offsets + f * 12
-        let w = c.weights + f * 3
+        let o = c.offsets + f &* 12
+        let w = c.weights + f &* 3
+        let small = c.smallSums
         let r0 = L.load(sum + o[0]) &- L.load(sum + o[1]) &- L.load(sum + o[2]) &+ L.load(sum + o[3])
         let r1 = L.load(sum + o[4]) &- L.load(sum + o[5]) &- L.load(sum + o[6]) &+ L.load(sum + o[7])
-        var v = Floats(r0) * w[0] + Floats(r1) * w[1]
+        var v = L.add(L.weighted(r0, w[0], small), L.weighted(r1, w[1], small))
         if w[2] != 0 {
             let r2 = L.load(sum + o[8]) &- L.load(sum + o[9]) &- L.load(sum + o[10]) &+ L.load(sum + o[11])
-            v += Floats(r2) * w[2]
+            v = L.add(v, L.weighted(r2, w[2], small))
         }
         return v
     }
@@ -370,4 +399,22 @@ struct DoubleLanes: CascadeStageSum {
     @usableFromInline var lanes = SIMD8<Double>()
     @inlinable @inline(__always) init() {}
     @inlinable @inline(__always) mutating func add(_ values: SIMD8<Float>) { lanes += SIMD8<Double>(values) }
+}
+
+/// Integers as floats, rounded to nearest as a conversion instruction rounds them.
+/// `SIMD8<Float>(_:)` is a generic lane loop that the optimiser turned into half-width
+/// conversions, permutes and blends. Below 2^22 in magnitude (`CascadeLayout.smallSums`:
+/// every rectangle sum of a window up to 128 x 128), adding v to the bits of 1.5·2^23 and
+/// subtracting 1.5·2^23 in float gives v exactly, in two vector instructions; other
+/// values go as their high and low 16 bits, each exact that way, joined by one rounded
+/// addition (hi·2^16 is exact).
+@usableFromInline @inline(__always)
+func exactFloats(_ v: SIMD8<Int32>, _ small: Bool) -> SIMD8<Float> {
+    typealias Ints = SIMD8<Int32>
+    typealias Floats = SIMD8<Float>
+    @inline(__always) func exact(_ x: Ints) -> Floats {
+        unsafeBitCast(x &+ Ints(repeating: 0x4B40_0000), to: Floats.self) - Floats(repeating: 12_582_912)
+    }
+    guard small else { return exact(v &>> 16) * Floats(repeating: 65_536) + exact(v & Ints(repeating: 0xFFFF)) }
+    return exact(v)
 }

@@ -103,10 +103,9 @@ public enum AVX2Kernels {
         PortableKernels.cascadeRow(layout, sum, squares, maxX, step, hits, AVX2DenseLanes.self, AVX2SparseLanes.self)
     }
 
-    /// The cascade's lane types of this level: its scan is specialised on them, under names
-    /// only this module uses (`CascadeLanes`).
-    public enum AVX2DenseLanes: CascadeLanes { public static var step: Int { 1 } }
-    public enum AVX2SparseLanes: CascadeLanes { public static var step: Int { 2 } }
+    /// The cascade's lane types of this level (AVX2CascadeLanes.swift).
+    public enum AVX2DenseLanes: AVX2CascadeLanes { public static var step: Int { 1 } }
+    public enum AVX2SparseLanes: AVX2CascadeLanes { public static var step: Int { 2 } }
 
     #else
     /// Not an x86-64 build: no avx2 level.

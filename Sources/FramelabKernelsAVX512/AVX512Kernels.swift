@@ -114,10 +114,9 @@ public enum AVX512Kernels {
         PortableKernels.cascadeRow(layout, sum, squares, maxX, step, hits, AVX512DenseLanes.self, AVX512SparseLanes.self)
     }
 
-    /// The cascade's lane types of this level: its scan is specialised on them, under names
-    /// only this module uses (`CascadeLanes`).
-    public enum AVX512DenseLanes: CascadeLanes { public static var step: Int { 1 } }
-    public enum AVX512SparseLanes: CascadeLanes { public static var step: Int { 2 } }
+    /// The cascade's lane types of this level (AVX512CascadeLanes.swift).
+    public enum AVX512DenseLanes: AVX512CascadeLanes { public static var step: Int { 1 } }
+    public enum AVX512SparseLanes: AVX512CascadeLanes { public static var step: Int { 2 } }
 
     /// How many pixels the fused loop's lookups trail its matrix step (a multiple of 16).
     static let lag = 32

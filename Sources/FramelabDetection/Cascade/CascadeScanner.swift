@@ -10,20 +10,21 @@ struct CascadeScanner {
                                UnsafeMutablePointer<Int32>) -> Int
 
     /// Windows a group of lanes spans: the integral tables need this much room past a row's
-    /// last window (`HaarCascadeEvaluator` pads them), as a sixteen-wide load at step 2 reads.
+    /// last window (`HaarCascadeEvaluator` pads them).
     static let lanes = 8
 
     let cascade: CompiledCascade
     let row: Row
 
     /// Scans a level whose integral tables are `sum`/`squares`; appends the top-left
-    /// corners (level pixels) of windows that pass every stage.
+    /// corners (level pixels) of windows that pass every stage. At step 2 the tables' rows
+    /// must be split (`SplitRows`, `IntegralImages.compute(split:)`).
     func scan(sum: UnsafePointer<Int32>, squares: UnsafePointer<UInt32>, maxX: Int, maxY: Int, step: Int,
               hits: inout [(x: Int, y: Int)]) {
         guard maxX >= 0, maxY >= 0 else { return }
         let stride = cascade.stride
         var xs = [Int32](repeating: 0, count: maxX + 1)
-        cascade.withLayout { layout in
+        cascade.withLayout(splitRows: step == 2) { layout in
             xs.withUnsafeMutableBufferPointer { xs in
                 var y = 0
                 while y <= maxY {

@@ -13,6 +13,8 @@ struct CompiledCascade {
     /// Per feature, three rectangles of four corner offsets (top-left, top-right,
     /// bottom-left, bottom-right); unused rectangles have weight 0.
     var offsets: [Int] = []
+    /// The same corners in tables with split rows (`SplitRows`), for levels scanned at step 2.
+    var splitOffsets: [Int] = []
     var weights: [Float] = []
     var stages: [CascadeStage] = []
     var stumps: [CascadeStump] = []
@@ -21,28 +23,35 @@ struct CompiledCascade {
     var leaves: [Float] = []
     /// Corners of the variance window (the window less a one-pixel border, as OpenCV).
     var normOffsets: SIMD4<Int>
+    var splitNormOffsets: SIMD4<Int>
     var normArea: Double
+    /// Whether no rectangle sum reaches 2^22 (`CascadeLayout.smallSums`): rectangles lie
+    /// inside the window (`HaarCascade` checks), so none exceeds 255 × the window's area.
+    let smallSums: Bool
     let stride: Int
     let tiltedBase: Int
 
     init(_ cascade: HaarCascade, stride: Int, tiltedBase: Int) {
         self.stride = stride
         self.tiltedBase = tiltedBase
+        smallSums = 255 * Double(cascade.windowWidth) * Double(cascade.windowHeight) < 0x1p22  // no overflow from a file
+        let split = SplitRows(stride: stride)
         for f in cascade.features {
             for k in 0..<3 {
                 if k < f.rects.count {
                     let r = f.rects[k]
-                    if f.tilted {
-                        offsets += [r.y * stride + r.x, (r.y + r.height) * stride + r.x - r.height,
-                                    (r.y + r.width) * stride + r.x + r.width,
-                                    (r.y + r.width + r.height) * stride + r.x + r.width - r.height].map { $0 + tiltedBase }
-                    } else {
-                        offsets += [r.y * stride + r.x, r.y * stride + r.x + r.width,
-                                    (r.y + r.height) * stride + r.x, (r.y + r.height) * stride + r.x + r.width]
-                    }
+                    // Corners as (row, column) from the window's top-left entry.
+                    let corners = f.tilted
+                        ? [(r.y, r.x), (r.y + r.height, r.x - r.height), (r.y + r.width, r.x + r.width),
+                           (r.y + r.width + r.height, r.x + r.width - r.height)]
+                        : [(r.y, r.x), (r.y, r.x + r.width), (r.y + r.height, r.x), (r.y + r.height, r.x + r.width)]
+                    let base = f.tilted ? tiltedBase : 0
+                    offsets += corners.map { base + $0.0 * stride + $0.1 }
+                    splitOffsets += corners.map { base + split.offset(dy: $0.0, dx: $0.1) }
                     weights.append(r.weight)
                 } else {
                     offsets += [0, 0, 0, 0]
+                    splitOffsets += [0, 0, 0, 0]
                     weights.append(0)
                 }
             }
@@ -69,12 +78,16 @@ struct CompiledCascade {
         }
         let w = cascade.windowWidth, h = cascade.windowHeight
         normOffsets = SIMD4(1 * stride + 1, 1 * stride + (w - 1), (h - 1) * stride + 1, (h - 1) * stride + (w - 1))
+        splitNormOffsets = SIMD4(split.offset(dy: 1, dx: 1), split.offset(dy: 1, dx: w - 1),
+                                 split.offset(dy: h - 1, dx: 1), split.offset(dy: h - 1, dx: w - 1))
         normArea = Double((w - 2) * (h - 2))
     }
 
-    /// The arrays as a `CascadeLayout` (which the row kernel reads), valid during `body`.
-    func withLayout<R>(_ body: (UnsafeRawPointer) -> R) -> R {
-        offsets.withUnsafeBufferPointer { offsets in
+    /// The arrays as a `CascadeLayout` (which the row kernel reads) for tables whose rows
+    /// are split (`SplitRows`) or not, valid during `body`.
+    func withLayout<R>(splitRows: Bool, _ body: (UnsafeRawPointer) -> R) -> R {
+        let normOffsets = splitRows ? splitNormOffsets : self.normOffsets
+        return (splitRows ? splitOffsets : offsets).withUnsafeBufferPointer { offsets in
         weights.withUnsafeBufferPointer { weights in
         stages.withUnsafeBufferPointer { stages in
         stumps.withUnsafeBufferPointer { stumps in
@@ -84,7 +97,7 @@ struct CompiledCascade {
             var layout = CascadeLayout(offsets: offsets.baseAddress!, weights: weights.baseAddress!, stages: stages.baseAddress!,
                                        stageCount: stages.count, stumps: stumps.baseAddress, trees: trees.baseAddress,
                                        nodes: nodes.baseAddress, leaves: leaves.baseAddress, normOffsets: normOffsets,
-                                       normArea: normArea)
+                                       normArea: normArea, smallSums: smallSums)
             return withUnsafePointer(to: &layout) { body(UnsafeRawPointer($0)) }
         }}}}}}}
     }

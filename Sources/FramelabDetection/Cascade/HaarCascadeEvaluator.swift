@@ -78,15 +78,15 @@ public final class HaarCascadeEvaluator {
             let w = Int((Float(src.width) / scale).rounded(.toNearestOrEven))
             let h = Int((Float(src.height) / scale).rounded(.toNearestOrEven))
             if w < winW || h < winH { break }
+            let step = scale >= 2 ? 1 : 2
             src.withUnsafeBytes { bytes in
                 level.withUnsafeMutableBufferPointer { dst in
                     resizer.resize(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), width: src.width,
                                    height: src.height, stride: src.stride, into: dst.baseAddress!, width: w, height: h)
-                    integrals.compute(dst.baseAddress!, width: w, height: h)
+                    integrals.compute(dst.baseAddress!, width: w, height: h, split: step == 2)
                 }
             }
             hits.removeAll(keepingCapacity: true)
-            let step = scale >= 2 ? 1 : 2
             let rows = h + 1 - winH
             let stripeRows = max((rows / step + stripes - 1) / stripes, 1) * step
             let rowEnd = min(stripes * stripeRows, rows)

@@ -12,6 +12,9 @@
 /// (OpenCV keeps it at the same place relative to its sum buffer), so a tilted feature
 /// is just a feature whose corner offsets are `tableSize` larger: the scanner needs no
 /// second pointer and upright cascades pay nothing.
+///
+/// Levels scanned every second pixel are computed with split rows (`SplitRows`): each
+/// row's even entries first, then its odd ones.
 struct IntegralImages {
     private(set) var sum: [Int32] = []
     private(set) var squares: [UInt32] = []
@@ -40,14 +43,16 @@ struct IntegralImages {
         }
     }
 
-    /// Fills the tables from a contiguous gray8 image.
-    mutating func compute(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int) {
+    /// Fills the tables from a contiguous gray8 image, with rows in column order or, when
+    /// `split`, in `SplitRows` order.
+    mutating func compute(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, split: Bool = false) {
         precondition(width + 1 <= stride && height + 1 < rows, "integral buffers too small")
         let stride = self.stride
+        let place = Placement(split ? SplitRows(stride: stride) : nil)
         sum.withUnsafeMutableBufferPointer { sp in
             squares.withUnsafeMutableBufferPointer { qp in
                 let s = sp.baseAddress!, q = qp.baseAddress!
-                for x in 0...width { s[x] = 0; q[x] = 0 }
+                for x in 0..<stride { s[x] = 0; q[x] = 0 }
                 for y in 0..<height {
                     let row = pixels + y * width
                     let above = s + y * stride, aboveQ = q + y * stride
@@ -59,13 +64,32 @@ struct IntegralImages {
                         let v = Int32(row[x])
                         runSum &+= v
                         runSq &+= UInt32(v * v)
-                        cur[x + 1] = above[x + 1] &+ runSum
-                        curQ[x + 1] = aboveQ[x + 1] &+ runSq
+                        let at = place(x + 1)
+                        cur[at] = above[at] &+ runSum
+                        curQ[at] = aboveQ[at] &+ runSq
                     }
                 }
             }
         }
-        if hasTilted { computeTilted(pixels, width: width, height: height) }
+        if hasTilted { computeTilted(pixels, width: width, height: height, place: place) }
+    }
+
+    /// Where column c of a row goes: c itself, or its `SplitRows` position, without a
+    /// branch per entry (c·1 + 0, or (c & 1)·oddStart + c >> 1).
+    private struct Placement {
+        let oddMask: Int, oddStart: Int, shift: Int
+        init(_ split: SplitRows?) {
+            (oddMask, oddStart, shift) = split.map { (1, $0.oddStart, 1) } ?? (0, 0, 0)
+        }
+        @inline(__always) func callAsFunction(_ c: Int) -> Int { (c & oddMask) &* oddStart &+ (c &>> shift) }
+    }
+
+    /// Entry (x, y) of the upright table, of the rotated one when `tilted`, or of the
+    /// squares when `squared` (as UInt32 bits), in tables computed with `split` as given
+    /// (for tests; the scan reaches entries through offsets).
+    func entry(x: Int, y: Int, tilted: Bool = false, squared: Bool = false, split: Bool = false) -> UInt32 {
+        let at = y * stride + Placement(split ? SplitRows(stride: stride) : nil)(x)
+        return squared ? squares[at] : UInt32(bitPattern: sum[(tilted ? tableSize : 0) + at])
     }
 
     /// The rotated-sum table (Lienhart and Maydt, 2002) with OpenCV's coordinates:
@@ -79,7 +103,7 @@ struct IntegralImages {
     ///   A(X, Y) = A(X + 1, Y − 1) + S_{Y−1}(X),   A(width + 1, Y) = Σ_{y<Y} total(y),
     ///   B(X, Y) = B(X − 1, Y − 1) + S_{Y−1}(X − 1), B(−1, Y) = 0,
     /// and T = A − B: exact at the image borders, linear time, two row buffers.
-    private mutating func computeTilted(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int) {
+    private mutating func computeTilted(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, place: Placement) {
         if rowPrefix.count < width + 2 {
             rowPrefix = .init(repeating: 0, count: width + 2)
             diagonalA = .init(repeating: 0, count: width + 2)
@@ -92,7 +116,8 @@ struct IntegralImages {
         diagonalB.withUnsafeMutableBufferPointer { bPtr in
             let t = sp.baseAddress! + base
             let s = sPtr.baseAddress!, a = aPtr.baseAddress!, b = bPtr.baseAddress!
-            for x in 0...width { t[x] = 0; a[x] = 0; b[x] = 0 }
+            for x in 0..<stride { t[x] = 0 }
+            for x in 0...width { a[x] = 0; b[x] = 0 }
             guard height > 0 else { return }
             var rowsAbove: Int32 = 0   // Σ of the totals of the rows above the current one
             for y in 1...height {
@@ -107,7 +132,7 @@ struct IntegralImages {
                 b[0] = 0
                 rowsAbove &+= s[width]
                 let out = t + y * stride
-                for x in 0...width { out[x] = a[x] &- b[x] }
+                for x in 0...width { out[place(x)] = a[x] &- b[x] }
             }
         }}}}
     }
