@@ -184,10 +184,10 @@ public protocol CascadeLanes {
 }
 
 extension CascadeLanes {
-    /// Swift's SIMD operators, as the portable level compiles them. In the feature sum the
-    /// optimiser regrouped their lanes across the two products (blends, permutes, scalar
-    /// multiplies: about as many instructions again); the x86 levels give these two in
-    /// intrinsics, which stay whole-vector operations.
+    /// Swift's SIMD operators (arm64 uses these). On x86 the optimiser regrouped their
+    /// lanes across the feature's products (blends, permutes, scalar multiplies: about as
+    /// many instructions again), so every x86 level gives these two in intrinsics
+    /// (`PortableCascadeLanes`, `AVX2CascadeLanes`, `AVX512CascadeLanes`).
     @inlinable @inline(__always)
     public static func weighted(_ r: SIMD8<Int32>, _ w: Float, _ small: Bool) -> SIMD8<Float> {
         exactFloats(r, small) * SIMD8(repeating: w)
@@ -206,9 +206,6 @@ extension CascadeLanes {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt32>.self)
     }
 }
-
-public enum PortableDenseLanes: CascadeLanes { public static var step: Int { 1 } }
-public enum PortableSparseLanes: CascadeLanes { public static var step: Int { 2 } }
 
 /// The scan of one row with windows loaded by `L`.
 @usableFromInline
@@ -399,22 +396,4 @@ struct DoubleLanes: CascadeStageSum {
     @usableFromInline var lanes = SIMD8<Double>()
     @inlinable @inline(__always) init() {}
     @inlinable @inline(__always) mutating func add(_ values: SIMD8<Float>) { lanes += SIMD8<Double>(values) }
-}
-
-/// Integers as floats, rounded to nearest as a conversion instruction rounds them.
-/// `SIMD8<Float>(_:)` is a generic lane loop that the optimiser turned into half-width
-/// conversions, permutes and blends. Below 2^22 in magnitude (`CascadeLayout.smallSums`:
-/// every rectangle sum of a window up to 128 x 128), adding v to the bits of 1.5·2^23 and
-/// subtracting 1.5·2^23 in float gives v exactly, in two vector instructions; other
-/// values go as their high and low 16 bits, each exact that way, joined by one rounded
-/// addition (hi·2^16 is exact).
-@usableFromInline @inline(__always)
-func exactFloats(_ v: SIMD8<Int32>, _ small: Bool) -> SIMD8<Float> {
-    typealias Ints = SIMD8<Int32>
-    typealias Floats = SIMD8<Float>
-    @inline(__always) func exact(_ x: Ints) -> Floats {
-        unsafeBitCast(x &+ Ints(repeating: 0x4B40_0000), to: Floats.self) - Floats(repeating: 12_582_912)
-    }
-    guard small else { return exact(v &>> 16) * Floats(repeating: 65_536) + exact(v & Ints(repeating: 0xFFFF)) }
-    return exact(v)
 }

@@ -40,8 +40,9 @@ import Testing
         }
     }
 
-    /// Rectangle sums become floats as a conversion instruction rounds them, at every
-    /// level: small sums exactly, and any Int32 (a window over 128 x 128) rounded to nearest.
+    /// Rectangle sums become floats as a conversion instruction rounds them, at every level
+    /// and with the portable operators: small sums exactly, and any Int32 (a window over
+    /// 128 x 128) rounded to nearest.
     @Test func weightedSumsConvertAsTheConversionInstructionDoes() {
         let small: [Int32] = [0, 1, 255, 146_880, (1 << 22) - 1, -1, -(1 << 22), 12_345]
         let any: [Int32] = [.max, .min, (1 << 24) + 1, (1 << 24) + 3, -(1 << 25) - 3, 1 << 22, 987_654_321, -7]
@@ -49,6 +50,7 @@ import Testing
             let r = SIMD8<Int32>(values)
             let expected = SIMD8<Float>(r) * 0.75
             #expect(PortableDenseLanes.weighted(r, 0.75, isSmall) == expected, "portable, small \(isSmall)")
+            #expect(OperatorLanes.weighted(r, 0.75, isSmall) == expected, "Swift operators, small \(isSmall)")
             #if arch(x86_64)
             if KernelLevel.supported.contains(.avx2) {
                 #expect(AVX2Kernels.AVX2DenseLanes.weighted(r, 0.75, isSmall) == expected, "avx2, small \(isSmall)")
@@ -59,6 +61,10 @@ import Testing
             #endif
         }
     }
+
+    /// Lanes with `CascadeLanes`' own arithmetic (Swift's SIMD operators and the exact
+    /// conversion), which arm64 uses; every x86 level has intrinsics of its own.
+    enum OperatorLanes: CascadeLanes { static var step: Int { 1 } }
 
     /// The float sum decides a stage only outside a margin that covers its rounding error.
     @Test func stageMarginsBracketTheThresholdByTheRoundingBound() {
