@@ -43,8 +43,10 @@ let package = Package(
         .systemLibrary(name: "CZlibSystem", path: "Sources/CZlibSystem", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
 
+        // Finds and opens the on-demand libraries below (the OpenCV bridge's and HDF5's).
+        .target(name: "CFramelabOnDemandLoader"),
         // The one place that talks C++: an extern "C" surface over OpenCV.
-        .target(name: "CFramelabCV", dependencies: ["COpenCVSystem"],
+        .target(name: "CFramelabCV", dependencies: ["COpenCVSystem", "CFramelabOnDemandLoader"],
                 cxxSettings: [.unsafeFlags(["-O2", "-I/usr/include/opencv4"])],
                 linkerSettings: ["core", "imgproc"].map { .linkedLibrary("opencv_" + $0) }),
         // The bridge's on-demand half (the FramelabCVOnDemand product): the calls into imgcodecs,
@@ -55,7 +57,7 @@ let package = Package(
                     .map { .linkedLibrary("opencv_" + $0) }),
         // HDF5's constants are macros Swift cannot import; this shim returns them. It does not
         // link HDF5: it loads libFramelabHDF5OnDemand.so (CHDF5OnDemand) on the first call.
-        .target(name: "CHDF5"),
+        .target(name: "CHDF5", dependencies: ["CFramelabOnDemandLoader"]),
         .target(name: "CHDF5OnDemand", dependencies: ["CHDF5System"]),
         // V4L2 request codes and non-variadic libv4l2 calls, which Swift cannot import.
         .target(name: "CV4L2", dependencies: ["CV4L2System"],
@@ -74,7 +76,7 @@ let package = Package(
         .target(name: "CFramelabCPU"),
         .target(name: "FramelabKernels"),
         .target(name: "FramelabKernelsAVX2", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v3")),
-        .target(name: "FramelabKernelsAVX512", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v4")),
+        .target(name: "FramelabKernelsAVX512", dependencies: ["FramelabKernels", "FramelabKernelsAVX2"], swiftSettings: kernelLevel("x86-64-v4")),
         // The avx512 level's byte-permute curves, used when the CPU also has VBMI.
         .target(name: "FramelabKernelsAVX512VBMI", dependencies: ["FramelabKernels"],
                 swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi")),

@@ -1,4 +1,5 @@
 import FramelabKernels
+import FramelabKernelsAVX2
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
@@ -114,9 +115,10 @@ public enum AVX512Kernels {
         PortableKernels.cascadeRow(layout, sum, squares, maxX, step, hits, AVX512DenseLanes.self, AVX512SparseLanes.self)
     }
 
-    /// The cascade's lane types of this level (AVX512CascadeLanes.swift).
-    public enum AVX512DenseLanes: AVX512CascadeLanes { public static var step: Int { 1 } }
-    public enum AVX512SparseLanes: AVX512CascadeLanes { public static var step: Int { 2 } }
+    /// The cascade's lane types of this level, with the avx2 level's feature arithmetic
+    /// (`AVX2CascadeLanes`: eight lanes, inlined here and so compiled for this level).
+    public enum AVX512DenseLanes: AVX2CascadeLanes { public static var step: Int { 1 } }
+    public enum AVX512SparseLanes: AVX2CascadeLanes { public static var step: Int { 2 } }
 
     /// How many pixels the fused loop's lookups trail its matrix step (a multiple of 16).
     static let lag = 32

@@ -80,14 +80,16 @@ extra_module() {
         for f in $hdf5_cflags; do cflags+=(-Xcc "$f"); done
         deps=(Sources/CHDF5/include/chdf5.h Sources/CHDF5/include/chdf5_on_demand.h)
         module FramelabRecording Sources/FramelabRecording/*.swift
-        local shim="$out/modules/CHDF5.o" c sources=(Sources/CHDF5/chdf5.c Sources/CHDF5/chdf5_loader.c Sources/CHDF5OnDemand/chdf5_on_demand.c)
+        local shim="$out/modules/CHDF5.o" c sources=(Sources/CHDF5/chdf5.c Sources/CHDF5/chdf5_loader.c Sources/CHDF5OnDemand/chdf5_on_demand.c
+                                                 Sources/CFramelabOnDemandLoader/fl_on_demand_loader.c)
         local newest_source
-        newest_source=$(ls -t "${sources[@]}" Sources/CHDF5/include/*.h Sources/CHDF5/*.h Sources/CHDF5OnDemand/include/*.h | head -1)
+        newest_source=$(ls -t "${sources[@]}" Sources/CHDF5/include/*.h Sources/CHDF5/*.h Sources/CHDF5OnDemand/include/*.h \
+            Sources/CFramelabOnDemandLoader/include/*.h | head -1)
         if [ ! -f "$shim" ] || [ "$newest_source" -nt "$shim" ]; then
             echo "fuzz build: CHDF5" >&2
             local parts=()
             for c in "${sources[@]}"; do
-                clang -O1 -g -fsanitize=fuzzer-no-link,address $hdf5_cflags -I Sources/CHDF5/include -I Sources/CHDF5OnDemand/include \
+                clang -O1 -g -fsanitize=fuzzer-no-link,address $hdf5_cflags -I Sources/CHDF5/include -I Sources/CHDF5OnDemand/include -I Sources/CFramelabOnDemandLoader/include \
                     -c "$c" -o "$out/modules/$(basename "$c" .c).o"
                 parts+=("$out/modules/$(basename "$c" .c).o")
             done
