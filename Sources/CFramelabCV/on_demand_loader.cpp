@@ -18,9 +18,12 @@ std::once_flag once;
 std::atomic<const fl_cv_on_demand *> table{nullptr};
 std::string failure;
 
+// The library's entry point, called with its own type (fl_on_demand_library.call_entry).
+const void *call_entry(void *entry) { return reinterpret_cast<fl_cv_on_demand_function>(entry)(); }
+
 void load() {
     static const fl_on_demand_library library = {
-        "libFramelabCVOnDemand.so", "FRAMELAB_CV_ON_DEMAND", FL_CV_ON_DEMAND_SYMBOL, FL_CV_ON_DEMAND_VERSION,
+        "libFramelabCVOnDemand.so", "FRAMELAB_CV_ON_DEMAND", FL_CV_ON_DEMAND_SYMBOL, call_entry, FL_CV_ON_DEMAND_VERSION,
         "OpenCV's codecs, video, window and detector modules",
     };
     char reason[2 * PATH_MAX + 512] = "";

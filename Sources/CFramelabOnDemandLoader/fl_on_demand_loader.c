@@ -10,8 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef const void *(*fl_on_demand_entry)(void);
-
 // The table of the library at `path`, or NULL; the first failure's reason goes to `first_error`.
 static const void *fl_try(const fl_on_demand_library *library, const char *path, char *first_error, size_t capacity) {
     if (access(path, F_OK) != 0) return NULL;
@@ -21,8 +19,8 @@ static const void *fl_try(const fl_on_demand_library *library, const char *path,
         if (first_error[0] == '\0') snprintf(first_error, capacity, "%s", why ? why : path);
         return NULL;
     }
-    fl_on_demand_entry entry = (fl_on_demand_entry)dlsym(handle, library->entry_symbol);
-    const void *table = entry ? entry() : NULL;
+    void *entry = dlsym(handle, library->entry_symbol);
+    const void *table = entry ? library->call_entry(entry) : NULL;
     uint32_t version = 0;
     if (table != NULL) memcpy(&version, table, sizeof version);
     if (table == NULL || version != library->version) {

@@ -18,6 +18,9 @@ static pthread_once_t fl_once = PTHREAD_ONCE_INIT;
 static const fl_h5_on_demand *fl_table;
 static char fl_failure[2 * PATH_MAX + 512];
 
+// The library's entry point, called with its own type (fl_on_demand_library.call_entry).
+static const void *fl_call_entry(void *entry) { return ((fl_h5_on_demand_function)entry)(); }
+
 static void fl_load(void) {
     if (fl_h5_on_demand_table != NULL) {
         fl_table = fl_h5_on_demand_table();
@@ -27,6 +30,7 @@ static void fl_load(void) {
         .file_name = "libFramelabHDF5OnDemand.so",
         .path_variable = "FRAMELAB_HDF5_ON_DEMAND",
         .entry_symbol = FL_H5_ON_DEMAND_SYMBOL,
+        .call_entry = fl_call_entry,
         .version = FL_H5_ON_DEMAND_VERSION,
         .what = "HDF5",
     };

@@ -12,12 +12,16 @@ extern "C" {
 #endif
 
 // One on-demand library: its file name, the environment variable that gives its path, the
-// function that hands over its table, the table version this build expects (a table's
-// first field is its uint32_t version), and what it provides, for messages.
+// function that hands over its table, how to call that function (`call_entry` casts the
+// symbol to the function's own type and calls it: a call through another function type is
+// undefined, and UBSan's -fsanitize=function stops it), the table version this build
+// expects (a table's first field is its uint32_t version), and what it provides, for
+// messages.
 typedef struct fl_on_demand_library {
     const char *file_name;
     const char *path_variable;
     const char *entry_symbol;
+    const void *(*call_entry)(void *entry);
     uint32_t version;
     const char *what;
 } fl_on_demand_library;
