@@ -122,7 +122,7 @@ public struct CascadeLayout {
     public var normOffsets: SIMD4<Int>
     public var normArea: Double
     /// Whether every rectangle sum is below 2^22 (255 × the window's area is), so that
-    /// `CascadeScan.float` may convert them with two integer-float additions.
+    /// `exactFloats` may convert them with two additions (lanes without intrinsics).
     public var smallSums: Bool
 
     public init(offsets: UnsafePointer<Int>, weights: UnsafePointer<Float>, stages: UnsafePointer<CascadeStage>, stageCount: Int,
@@ -187,7 +187,7 @@ extension CascadeLanes {
     /// Swift's SIMD operators (arm64 uses these). On x86 the optimiser regrouped their
     /// lanes across the feature's products (blends, permutes, scalar multiplies: about as
     /// many instructions again), so every x86 level gives these two in intrinsics
-    /// (`PortableCascadeLanes`, `AVX2CascadeLanes`, `AVX512CascadeLanes`).
+    /// (`PortableCascadeLanes`; `AVX2CascadeLanes`, which the avx512 level adopts too).
     @inlinable @inline(__always)
     public static func weighted(_ r: SIMD8<Int32>, _ w: Float, _ small: Bool) -> SIMD8<Float> {
         exactFloats(r, small) * SIMD8(repeating: w)
