@@ -1,7 +1,8 @@
 // libFramelabHDF5OnDemand.so: the shim functions that call into HDF5, and the table through
 // which CHDF5 reaches them and HDF5's own functions (chdf5_on_demand.h). Everything here is
 // static but the table, so nothing in this library can bind to, or be bound by, the
-// same-named forwarders in the executable.
+// same-named forwarders in the executable: the shim for chdf5.h's `fl_h5_x` is `od_fl_h5_x`,
+// so that FL_H5_HELPERS fills the table and the compiler checks each one's type.
 #define _GNU_SOURCE 1
 #include "framelab_hdf5_on_demand.h"
 
@@ -15,7 +16,7 @@
 // automatic printing (the "HDF5-DIAG: Error detected" lines) is on by default for each.
 // Errors are folded into Framelab's own messages, so it is turned off for every thread that
 // calls into HDF5, not only the first. The exit hooks are CHDF5's (fl_h5_init there).
-static int od_init(void) {
+static int od_fl_h5_init(void) {
     static int opened = 0;
     static __thread int thread_done = 0;
     if (!opened) {
@@ -45,7 +46,7 @@ static herr_t od_walk_error(unsigned n, const H5E_error2_t *err, void *data) {
     return 0;
 }
 
-static void od_error_message(char *buffer, size_t capacity) {
+static void od_fl_h5_error_message(char *buffer, size_t capacity) {
     if (capacity == 0) return;
     od_error_walk walk = { .text = "", .found = 0 };
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, od_walk_error, &walk);
@@ -55,30 +56,30 @@ static void od_error_message(char *buffer, size_t capacity) {
 
 // Constants that name library globals (set by H5open) or that hdf5.h wraps in H5check()
 // and H5open() calls.
-static unsigned od_f_acc_rdonly(void) { return H5F_ACC_RDONLY; }
-static unsigned od_f_acc_rdwr(void) { return H5F_ACC_RDWR; }
-static unsigned od_f_acc_trunc(void) { return H5F_ACC_TRUNC; }
-static unsigned od_f_acc_swmr_write(void) { return H5F_ACC_SWMR_WRITE; }
-static unsigned od_f_acc_swmr_read(void) { return H5F_ACC_SWMR_READ; }
-static hid_t od_p_file_access(void) { return H5P_FILE_ACCESS; }
-static hid_t od_p_group_create(void) { return H5P_GROUP_CREATE; }
-static hid_t od_p_dataset_create(void) { return H5P_DATASET_CREATE; }
-static hid_t od_t_native_int64(void) { return H5T_NATIVE_INT64; }
-static hid_t od_t_native_double(void) { return H5T_NATIVE_DOUBLE; }
-static hid_t od_t_std_i32le(void) { return H5T_STD_I32LE; }
-static hid_t od_t_std_i64le(void) { return H5T_STD_I64LE; }
-static hid_t od_t_std_u8le(void) { return H5T_STD_U8LE; }
-static hid_t od_t_std_i8le(void) { return H5T_STD_I8LE; }
-static hid_t od_t_ieee_f64le(void) { return H5T_IEEE_F64LE; }
-static hid_t od_t_c_s1(void) { return H5T_C_S1; }
+static unsigned od_fl_h5f_acc_rdonly(void) { return H5F_ACC_RDONLY; }
+static unsigned od_fl_h5f_acc_rdwr(void) { return H5F_ACC_RDWR; }
+static unsigned od_fl_h5f_acc_trunc(void) { return H5F_ACC_TRUNC; }
+static unsigned od_fl_h5f_acc_swmr_write(void) { return H5F_ACC_SWMR_WRITE; }
+static unsigned od_fl_h5f_acc_swmr_read(void) { return H5F_ACC_SWMR_READ; }
+static hid_t od_fl_h5p_file_access(void) { return H5P_FILE_ACCESS; }
+static hid_t od_fl_h5p_group_create(void) { return H5P_GROUP_CREATE; }
+static hid_t od_fl_h5p_dataset_create(void) { return H5P_DATASET_CREATE; }
+static hid_t od_fl_h5t_native_int64(void) { return H5T_NATIVE_INT64; }
+static hid_t od_fl_h5t_native_double(void) { return H5T_NATIVE_DOUBLE; }
+static hid_t od_fl_h5t_std_i32le(void) { return H5T_STD_I32LE; }
+static hid_t od_fl_h5t_std_i64le(void) { return H5T_STD_I64LE; }
+static hid_t od_fl_h5t_std_u8le(void) { return H5T_STD_U8LE; }
+static hid_t od_fl_h5t_std_i8le(void) { return H5T_STD_I8LE; }
+static hid_t od_fl_h5t_ieee_f64le(void) { return H5T_IEEE_F64LE; }
+static hid_t od_fl_h5t_c_s1(void) { return H5T_C_S1; }
 
-static int od_dup_file_descriptor(hid_t file) {
+static int od_fl_h5_dup_file_descriptor(hid_t file) {
     void *handle = NULL;
     if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == NULL) return -1;
     return dup(*(int *)handle);
 }
 
-static int od_close_detached(hid_t file) {
+static int od_fl_h5_close_detached(hid_t file) {
     int swapped = -1;
     void *handle = NULL;
     if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle != NULL) {
@@ -96,19 +97,19 @@ static int od_close_detached(hid_t file) {
     return swapped;
 }
 
-static int od_is_hdf5(const char *path) {
+static int od_fl_h5_is_hdf5(const char *path) {
     htri_t result = H5Fis_hdf5(path);
     return result < 0 ? -1 : (int)result;
 }
 
-static herr_t od_pset_clear_status_flags(hid_t fapl) {
+static herr_t od_fl_h5_pset_clear_status_flags(hid_t fapl) {
     // A property HDF5 registers in every file access list but does not export a setter
     // for (the h5clear tool sets it the same way).
     hbool_t clear = 1;
     return H5Pset(fapl, "clear_status_flags", &clear);
 }
 
-static long od_open_object_count(void) {
+static long od_fl_h5_open_object_count(void) {
     return (long)H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
 }
 
@@ -120,29 +121,9 @@ __attribute__((visibility("default"))) const fl_h5_on_demand *fl_h5_on_demand_ta
 #define FL_H5_FILL(name) table.h5.name = name;
         FL_H5_FUNCTIONS(FL_H5_FILL)
 #undef FL_H5_FILL
-        table.fl_h5_init = od_init;
-        table.fl_h5_error_message = od_error_message;
-        table.fl_h5f_acc_rdonly = od_f_acc_rdonly;
-        table.fl_h5f_acc_rdwr = od_f_acc_rdwr;
-        table.fl_h5f_acc_trunc = od_f_acc_trunc;
-        table.fl_h5f_acc_swmr_write = od_f_acc_swmr_write;
-        table.fl_h5f_acc_swmr_read = od_f_acc_swmr_read;
-        table.fl_h5p_file_access = od_p_file_access;
-        table.fl_h5p_group_create = od_p_group_create;
-        table.fl_h5p_dataset_create = od_p_dataset_create;
-        table.fl_h5t_native_int64 = od_t_native_int64;
-        table.fl_h5t_native_double = od_t_native_double;
-        table.fl_h5t_std_i32le = od_t_std_i32le;
-        table.fl_h5t_std_i64le = od_t_std_i64le;
-        table.fl_h5t_std_u8le = od_t_std_u8le;
-        table.fl_h5t_std_i8le = od_t_std_i8le;
-        table.fl_h5t_ieee_f64le = od_t_ieee_f64le;
-        table.fl_h5t_c_s1 = od_t_c_s1;
-        table.fl_h5_dup_file_descriptor = od_dup_file_descriptor;
-        table.fl_h5_close_detached = od_close_detached;
-        table.fl_h5_is_hdf5 = od_is_hdf5;
-        table.fl_h5_pset_clear_status_flags = od_pset_clear_status_flags;
-        table.fl_h5_open_object_count = od_open_object_count;
+#define FL_H5_FILL_HELPER(name) table.name = od_##name;
+        FL_H5_HELPERS(FL_H5_FILL_HELPER)
+#undef FL_H5_FILL_HELPER
         filled = 1;
     }
     return &table;

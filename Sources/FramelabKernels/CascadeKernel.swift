@@ -121,14 +121,10 @@ public struct CascadeLayout {
     /// Corners of the variance window (the window less a one-pixel border, as OpenCV's).
     public var normOffsets: SIMD4<Int>
     public var normArea: Double
-    /// Whether every rectangle sum is below 2^22 (255 × the window's area is), so that
-    /// `exactFloats` may convert them with two additions (lanes without intrinsics).
-    public var smallSums: Bool
 
     public init(offsets: UnsafePointer<Int>, weights: UnsafePointer<Float>, stages: UnsafePointer<CascadeStage>, stageCount: Int,
                 stumps: UnsafePointer<CascadeStump>?, trees: UnsafePointer<CascadeTree>?, nodes: UnsafePointer<CascadeNode>?,
-                leaves: UnsafePointer<Float>?, normOffsets: SIMD4<Int>, normArea: Double, smallSums: Bool) {
-        self.smallSums = smallSums
+                leaves: UnsafePointer<Float>?, normOffsets: SIMD4<Int>, normArea: Double) {
         self.offsets = offsets
         self.weights = weights
         self.stages = stages
@@ -177,8 +173,8 @@ extension PortableKernels {
 public protocol CascadeLanes {
     static var step: Int { get }
     /// Rectangle sums times a weight: `r` converted to float as a conversion instruction
-    /// rounds it, then multiplied (`small`: every sum is below 2^22, `CascadeLayout.smallSums`).
-    static func weighted(_ r: SIMD8<Int32>, _ w: Float, _ small: Bool) -> SIMD8<Float>
+    /// rounds it, then multiplied.
+    static func weighted(_ r: SIMD8<Int32>, _ w: Float) -> SIMD8<Float>
     /// a + b, lane by lane.
     static func add(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
 }
@@ -189,8 +185,8 @@ extension CascadeLanes {
     /// many instructions again), so every x86 level gives these two in intrinsics
     /// (`PortableCascadeLanes`; `AVX2CascadeLanes`, which the avx512 level adopts too).
     @inlinable @inline(__always)
-    public static func weighted(_ r: SIMD8<Int32>, _ w: Float, _ small: Bool) -> SIMD8<Float> {
-        exactFloats(r, small) * SIMD8(repeating: w)
+    public static func weighted(_ r: SIMD8<Int32>, _ w: Float) -> SIMD8<Float> {
+        exactFloats(r) * SIMD8(repeating: w)
     }
 
     @inlinable @inline(__always)
@@ -358,13 +354,12 @@ enum CascadeScan<L: CascadeLanes> {
     static func featureValue(_ c: CascadeLayout, _ f: Int, _ sum: UnsafePointer<Int32>) -> Floats {
         let o = c.offsets + f &* 12
         let w = c.weights + f &* 3
-        let small = c.smallSums
         let r0 = L.load(sum + o[0]) &- L.load(sum + o[1]) &- L.load(sum + o[2]) &+ L.load(sum + o[3])
         let r1 = L.load(sum + o[4]) &- L.load(sum + o[5]) &- L.load(sum + o[6]) &+ L.load(sum + o[7])
-        var v = L.add(L.weighted(r0, w[0], small), L.weighted(r1, w[1], small))
+        var v = L.add(L.weighted(r0, w[0]), L.weighted(r1, w[1]))
         if w[2] != 0 {
             let r2 = L.load(sum + o[8]) &- L.load(sum + o[9]) &- L.load(sum + o[10]) &+ L.load(sum + o[11])
-            v = L.add(v, L.weighted(r2, w[2], small))
+            v = L.add(v, L.weighted(r2, w[2]))
         }
         return v
     }

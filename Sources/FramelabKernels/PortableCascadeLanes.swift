@@ -14,7 +14,7 @@ public enum PortableSparseLanes: PortableCascadeLanes { public static var step: 
 #if arch(x86_64)
 extension PortableCascadeLanes {
     @inlinable @inline(__always)
-    public static func weighted(_ r: SIMD8<Int32>, _ w: Float, _ small: Bool) -> SIMD8<Float> {
+    public static func weighted(_ r: SIMD8<Int32>, _ w: Float) -> SIMD8<Float> {
         let weight = _mm_set1_ps(w)
         let low = _mm_mul_ps(_mm_cvtepi32_ps(unsafeBitCast(r.lowHalf, to: __m128i.self)), weight)
         let high = _mm_mul_ps(_mm_cvtepi32_ps(unsafeBitCast(r.highHalf, to: __m128i.self)), weight)
@@ -30,18 +30,15 @@ extension PortableCascadeLanes {
 
 /// Integers as floats, rounded to nearest as a conversion instruction rounds them.
 /// `SIMD8<Float>(_:)` is a generic lane loop that the optimiser turned into half-width
-/// conversions, permutes and blends. Below 2^22 in magnitude (`CascadeLayout.smallSums`:
-/// every rectangle sum of a window up to 128 x 128), adding v to the bits of 1.5·2^23 and
-/// subtracting 1.5·2^23 in float gives v exactly, in two vector instructions; other
-/// values go as their high and low 16 bits, each exact that way, joined by one rounded
-/// addition (hi·2^16 is exact).
+/// conversions, permutes and blends. Here each value goes as its high and low 16 bits:
+/// adding x (|x| < 2^22) to the bits of 1.5·2^23 and subtracting 1.5·2^23 in float gives
+/// x exactly, hi·2^16 is exact, and one rounded addition joins them.
 @usableFromInline @inline(__always)
-func exactFloats(_ v: SIMD8<Int32>, _ small: Bool) -> SIMD8<Float> {
+func exactFloats(_ v: SIMD8<Int32>) -> SIMD8<Float> {
     typealias Ints = SIMD8<Int32>
     typealias Floats = SIMD8<Float>
     @inline(__always) func exact(_ x: Ints) -> Floats {
         unsafeBitCast(x &+ Ints(repeating: 0x4B40_0000), to: Floats.self) - Floats(repeating: 12_582_912)
     }
-    guard small else { return exact(v &>> 16) * Floats(repeating: 65_536) + exact(v & Ints(repeating: 0xFFFF)) }
-    return exact(v)
+    return exact(v &>> 16) * Floats(repeating: 65_536) + exact(v & Ints(repeating: 0xFFFF))
 }

@@ -16,7 +16,7 @@ public protocol AVX2CascadeLanes: CascadeLanes {}
 
 extension AVX2CascadeLanes {
     @inlinable @inline(__always)
-    public static func weighted(_ r: SIMD8<Int32>, _ w: Float, _ small: Bool) -> SIMD8<Float> {
+    public static func weighted(_ r: SIMD8<Int32>, _ w: Float) -> SIMD8<Float> {
         _mm256_mul_ps(_mm256_cvtepi32_ps(unsafeBitCast(r, to: __m256i.self)), _mm256_set1_ps(w))
     }
 

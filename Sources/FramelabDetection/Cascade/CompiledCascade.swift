@@ -25,16 +25,12 @@ struct CompiledCascade {
     var normOffsets: SIMD4<Int>
     var splitNormOffsets: SIMD4<Int>
     var normArea: Double
-    /// Whether no rectangle sum reaches 2^22 (`CascadeLayout.smallSums`): rectangles lie
-    /// inside the window (`HaarCascade` checks), so none exceeds 255 × the window's area.
-    let smallSums: Bool
     let stride: Int
     let tiltedBase: Int
 
     init(_ cascade: HaarCascade, stride: Int, tiltedBase: Int) {
         self.stride = stride
         self.tiltedBase = tiltedBase
-        smallSums = 255 * Double(cascade.windowWidth) * Double(cascade.windowHeight) < 0x1p22  // no overflow from a file
         let split = SplitRows(stride: stride)
         for f in cascade.features {
             for k in 0..<3 {
@@ -97,7 +93,7 @@ struct CompiledCascade {
             var layout = CascadeLayout(offsets: offsets.baseAddress!, weights: weights.baseAddress!, stages: stages.baseAddress!,
                                        stageCount: stages.count, stumps: stumps.baseAddress, trees: trees.baseAddress,
                                        nodes: nodes.baseAddress, leaves: leaves.baseAddress, normOffsets: normOffsets,
-                                       normArea: normArea, smallSums: smallSums)
+                                       normArea: normArea)
             return withUnsafePointer(to: &layout) { body(UnsafeRawPointer($0)) }
         }}}}}}}
     }
