@@ -4,8 +4,10 @@ import FramelabElements
 import Testing
 
 /// A radial gradient copies a row from its mirror image about the centre when that row was
-/// rendered earlier in the same call (`MirrorRows`): the frame must be the same, byte for
-/// byte, as rendering every row on its own, at every level, in every format, and a recipe
+/// rendered earlier in the same call (`MirrorRows`), and a column from its mirror in the
+/// row (`MirrorColumns`): the frame must be the same, byte for byte, as rendering every row
+/// on its own, as rendering every column (but for rounding where the kernel and the scalar
+/// tail split a row differently), at every level, in every format, and a recipe
 /// that runs colour steps after the generator must still match the eager chain.
 @Suite struct GradientMirrorTests {
     @Test func partnersAreRowsOfThisCallAboveTheCentre() {
@@ -19,11 +21,30 @@ import Testing
         #expect(MirrorRows(centre: 10.25, rows: 0..<40).partner(of: 30) == nil, "2c = 20.5: no row mirrors another")
     }
 
+    @Test func columnsLeftOfTheCentreCopyTheirMirrorInsideTheRow() {
+        let hd = MirrorColumns(centre: 960, width: 1920)           // the default centre
+        #expect(hd.computed == [960..<1920] && hd.copied == 0..<960 && hd.sum == 1919)
+        let odd = MirrorColumns(centre: 24.5, width: 49)            // column 24 is the centre
+        #expect(odd.computed == [24..<49] && odd.copied == 0..<24 && odd.sum == 48)
+        let right = MirrorColumns(centre: 48, width: 64)            // 0.75: mirrors reach the edge
+        #expect(right.computed == [0..<32, 48..<64] && right.copied == 32..<48)
+        #expect(MirrorColumns(centre: 19.2, width: 64).computed == [0..<64], "2c not whole: no mirror")
+        #expect(MirrorColumns(centre: 0.5, width: 64).copied.isEmpty, "column 0 is its own mirror")
+        #expect(MirrorColumns(centre: -3, width: 64).computed == [0..<64], "centre left of the row")
+        #expect(MirrorColumns(centre: 200, width: 64).computed == [0..<64], "centre far right: no mirror inside")
+        #expect(MirrorColumns(centre: 960, width: 1920, enabled: false).copied.isEmpty)
+        for plan in [hd, odd, right] {
+            for x in plan.copied { #expect(plan.computed.contains { $0.contains(plan.sum - x) }, "\(x) from \(plan.sum - x)") }
+        }
+    }
+
     static let gradients: [Generator] = [
         .radialGradient(centerX: 0.5, centerY: 0.5, radius0: 3, radius1: 20,
                         color0: RGBAColor(r: 1, g: 0.8, b: 0.2, a: 0.9), color1: RGBAColor(r: 0.1, g: 0.2, b: 0.7)),
         .radialGradient(centerX: 0.3, centerY: 0.25, radius0: 0, radius1: 31,
                         color0: RGBAColor(r: 1, g: 1, b: 1), color1: RGBAColor(r: 0, g: 0, b: 0)),
+        .radialGradient(centerX: 0.75, centerY: 0.5, radius0: 1, radius1: 25,
+                        color0: RGBAColor(r: 0.3, g: 0.9, b: 0.5, a: 0.6), color1: RGBAColor(r: 0.9, g: 0.1, b: 0.4)),
     ]
 
     @Test(arguments: [PixelFormat.bgra8, .bgr8, .gray8])
@@ -36,6 +57,12 @@ import Testing
                     let single = Mat(format: format, width: width, height: height)
                     for y in 0..<height { generator.renderVector(into: single, rows: y..<(y + 1), kernels: table) }
                     #expect(whole.maxAbsDifference(to: single) == 0, "\(table.name) \(format) \(width)x\(height) \(generator)")
+                    // Every column computed: the same but where the kernel and the scalar
+                    // tail split a row differently (one rounding apart at most).
+                    let unmirrored = Mat(format: format, width: width, height: height)
+                    generator.renderVector(into: unmirrored, rows: 0..<height, kernels: table, mirrorColumns: false)
+                    let apart = whole.maxAbsDifference(to: unmirrored)
+                    #expect(apart <= 1, "\(table.name) \(format) \(width)x\(height): columns copied \(apart) levels off")
                     let reference = Mat(format: format, width: width, height: height)
                     generator.renderScalar(into: reference)
                     let worst = whole.maxAbsDifference(to: reference)

@@ -81,8 +81,12 @@ public enum Generator: Sendable, Equatable {
     /// The vector path: a constant colour is one 32-bit pattern stored along each BGRA row
     /// by the level's `fill` (the widest stores the level has); a
     /// gradient's BGRA pixels come from the level's `gradientBGRA`, the rest of a row (and
-    /// bgr8 and gray8 rows) from the level's positions (`gradient`) and a scalar colour loop.
-    func renderVector(into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
+    /// bgr8 and gray8 rows) from the level's positions (`gradient`) and a scalar colour loop;
+    /// rows and columns that mirror others already rendered are copied (`MirrorRows`,
+    /// `MirrorColumns`).
+    /// `mirrorColumns: false` computes every column (tests compare the two).
+    func renderVector(into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable,
+                      mirrorColumns: Bool = true) {
         let ch = output.format.channels
         switch self {
         case .constantColor(let color):
@@ -114,6 +118,7 @@ public enum Generator: Sendable, Equatable {
             // `gradient` writes up to a multiple of 16.
             var ts = [Float](repeating: 0, count: max(16, (width + 15) / 16 * 16))
             let mirror = MirrorRows(centre: centre.1, rows: rows)
+            let columns = MirrorColumns(centre: centre.0, width: width, enabled: mirrorColumns)
             colours.withUnsafeBufferPointer { cb in
                 ts.withUnsafeMutableBufferPointer { tb in
                     forEachOutputRow(output, output, rows: rows) { _, d, y in
@@ -122,48 +127,29 @@ public enum Generator: Sendable, Equatable {
                             return
                         }
                         let dy = Float(y) + 0.5 - centre.1
-                        let start = ch == 4
-                            ? kernels.gradientBGRA(UnsafeMutableRawPointer(d), width, centre.0, dy, inner, span, cb.baseAddress!) : 0
-                        guard start < width else { return }
-                        // Positions of pixels start..<width, from a centre moved left by `start`.
-                        kernels.gradient(tb.baseAddress!, width - start, centre.0 - Float(start), dy, inner, span)
-                        for x in start..<width {
-                            let t = tb[x - start]
-                            if ch == 1 {
-                                d[x] = UInt8(max(0, min(255, from[2] + delta[2] * t + 0.5)))
-                            } else {
-                                for c in 0..<ch { d[x * ch + c] = UInt8(max(0, min(255, from[c] + delta[c] * t + 0.5))) }
+                        for part in columns.computed {
+                            // Pixels part.lowerBound... with the centre moved left by as much
+                            // (exact: mirrored columns have a centre on a half pixel).
+                            let start = part.lowerBound, d0 = d + start * ch
+                            let done = ch == 4
+                                ? kernels.gradientBGRA(UnsafeMutableRawPointer(d0), part.count, centre.0 - Float(start), dy,
+                                                       inner, span, cb.baseAddress!) : 0
+                            guard done < part.count else { continue }
+                            kernels.gradient(tb.baseAddress!, part.count - done, centre.0 - Float(start + done), dy, inner, span)
+                            for x in (start + done)..<part.upperBound {
+                                let t = tb[x - start - done]
+                                if ch == 1 {
+                                    d[x] = UInt8(max(0, min(255, from[2] + delta[2] * t + 0.5)))
+                                } else {
+                                    for c in 0..<ch { d[x * ch + c] = UInt8(max(0, min(255, from[c] + delta[c] * t + 0.5))) }
+                                }
                             }
                         }
+                        columns.copy(d, channels: ch)
                     }
                 }
             }
         }
-    }
-}
-
-/// A radial gradient's rows mirror about its centre: rows y and 2c − 1 − y have the same
-/// distance |y + 0.5 − c| when 2c is a whole number (the default centre, 0.5 of any height),
-/// exactly, in Float as in Double. A row whose mirror was rendered earlier in the same call
-/// is copied from it (a third of the cost of computing it: 1080p BGRA at avx2, Zen 3); only rows of
-/// this call count, because a recipe runs its colour steps on a chunk's rows once the
-/// generator's call for them returns, so rows from an earlier call may have changed.
-struct MirrorRows {
-    /// 2c − 1 when 2c is a whole number (and the rows are not too far out for Float).
-    let sum: Int?
-    let rows: Range<Int>
-
-    init(centre: Float, rows: Range<Int>) {
-        let twice = 2 * centre
-        sum = twice == twice.rounded() && abs(twice) < 4_194_304 ? Int(twice) - 1 : nil
-        self.rows = rows
-    }
-
-    /// The row above `y` with the same values, if this call rendered it already.
-    func partner(of y: Int) -> Int? {
-        guard let sum else { return nil }
-        let above = sum - y
-        return above < y && above >= rows.lowerBound ? above : nil
     }
 }
 
