@@ -53,8 +53,11 @@ public enum Fusion: Sendable {
 public protocol OperationKernel: AnyObject {
     /// The scalar reference: plain loops in Double, the whole image.
     func applyScalar(_ input: Mat, into output: Mat)
-    /// The vector kernels of the level on output rows `rows`; `band` picks the band's own
-    /// scratch memory. For per-pixel operations of one format, `input` may be `output`.
+    /// The vector kernels of the level on output rows `rows`; `band` (the thread's index)
+    /// picks its own scratch memory. One thread's calls may cover rows that are not
+    /// adjacent (`RowParallel` hands out pieces), except for a `.neighbourhood` operation,
+    /// which gets one band per thread. For per-pixel operations of one format, `input` may
+    /// be `output`.
     func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int)
     /// The same operation through OpenCV; an `.unsupported` error where there is none.
     func applyOpenCV(_ input: Mat, into output: Mat) throws

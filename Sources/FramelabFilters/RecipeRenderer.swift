@@ -121,7 +121,12 @@ final class CompiledPass {
                 conversionScratch.append(Mat(format: input.format, width: input.width, height: RecipeRenderer.chunkRows))
             }
         }
-        RowParallel.runBands(rows: rows, threads: threads) { index, band in
+        // A neighbourhood head keeps a ring of rows across its band: one band per worker.
+        // Otherwise rows are independent, and workers share them out in pieces.
+        var isNeighbourhood = false
+        if let operation = plan.head, case .neighbourhood = operation.fusion { isNeighbourhood = true }
+        let pieces = isNeighbourhood ? 1 : RowParallel.piecesPerWorker
+        RowParallel.runBands(rows: rows, threads: threads, piecesPerWorker: pieces) { index, band in
             if let conversion, head == nil {
                 runConversion(conversion, input, output, band, index: index, scratch: conversionScratch[index])
                 return
