@@ -123,8 +123,8 @@ final class CompiledPass {
         }
         // A neighbourhood head keeps a ring of rows across its band: one band per worker.
         // Otherwise rows are independent, and workers share them out in pieces.
-        var isNeighbourhood = false
-        if let operation = plan.head, case .neighbourhood = operation.fusion { isNeighbourhood = true }
+        let isNeighbourhood: Bool
+        if let operation = plan.head, case .neighbourhood = operation.fusion { isNeighbourhood = true } else { isNeighbourhood = false }
         let pieces = isNeighbourhood ? 1 : RowParallel.piecesPerWorker
         RowParallel.runBands(rows: rows, threads: threads, piecesPerWorker: pieces) { index, band in
             if let conversion, head == nil {
@@ -133,7 +133,7 @@ final class CompiledPass {
             }
             // The head and the per-pixel steps write here; a conversion then reads it.
             let target = headOutput ?? output
-            if let operation = plan.head, case .neighbourhood = operation.fusion {
+            if isNeighbourhood {
                 // A neighbourhood keeps its own ring of rows across the band; per-pixel steps follow it.
                 head!.applyVector(input, into: target, rows: band, band: index)
                 for k in colorKernels { k.applyVector(target, into: target, rows: band, band: index) }

@@ -10,9 +10,16 @@ struct MirrorRows {
     let rows: Range<Int>
 
     init(centre: Float, rows: Range<Int>) {
-        let twice = 2 * centre
-        sum = twice == twice.rounded() && abs(twice) < 4_194_304 ? Int(twice) - 1 : nil
+        sum = Self.mirrorSum(centre: centre)
         self.rows = rows
+    }
+
+    /// 2c − 1 for a centre c on a half or whole pixel (2c whole), within ±2^21 so that Float
+    /// holds every position near it exactly; nil for any other centre. Rows and columns
+    /// mirror about it alike (`MirrorColumns`).
+    static func mirrorSum(centre: Float) -> Int? {
+        let twice = 2 * centre
+        return twice == twice.rounded() && abs(twice) < 4_194_304 ? Int(twice) - 1 : nil
     }
 
     /// The row above `y` with the same values, if this call rendered it already.
@@ -37,12 +44,10 @@ struct MirrorColumns {
     let sum: Int
 
     init(centre: Float, width: Int, enabled: Bool = true) {
-        let twice = 2 * centre
-        guard enabled, width > 0, twice == twice.rounded(), abs(twice) < 4_194_304 else {
+        guard enabled, width > 0, let m = MirrorRows.mirrorSum(centre: centre) else {
             (computed, copied, sum) = ([0..<max(width, 0)], 0..<0, 0)
             return
         }
-        let m = Int(twice) - 1
         // The first column at or right of the centre (its mirror is itself or to its left),
         // and the first whose mirror lies inside the row (m − x < width).
         let right = m < 0 ? 0 : min((m + 1) / 2, width)
