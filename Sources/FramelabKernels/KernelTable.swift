@@ -46,15 +46,19 @@ public struct KernelTable: Sendable {
     /// the whole row.
     public let sourceOver: @Sendable (_ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>,
                                       _ dst: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Void
-    /// Horizontal blur pass: `n` outputs, output i = Σ padded[i + k·channels]·w[k] at 8
-    /// fractional bits (weights ×2^12, splatted). `taps` is odd and the weights symmetric
-    /// (w[k] = w[taps − 1 − k]), as a Gaussian's are: the loops add mirrored samples first.
-    public let blurHorizontal: @Sendable (_ padded: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>, _ n: Int,
-                                          _ channels: Int, _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int) -> Int
-    /// Vertical blur pass: `n` bytes, byte i = Σ ring[rowOffsets[k] + i]·w[k], rounded, ≤ 255;
-    /// odd `taps`, symmetric weights (as `blurHorizontal`).
-    public let blurVertical: @Sendable (_ ring: UnsafePointer<Int32>, _ rowOffsets: UnsafePointer<Int>,
-                                        _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int,
+    /// Two rows of 16-bit blur samples as pairs: out[2i] = a[i], out[2i + 1] = b[i]; returns
+    /// how many i it did (a multiple of 8; the caller does the rest).
+    public let blurInterleave: @Sendable (_ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>,
+                                          _ out: UnsafeMutablePointer<Int16>, _ n: Int) -> Int
+    /// Horizontal blur pass: `n` outputs, output i = (Σ_p pair (i + 2p·channels) · weight
+    /// pair p + 64) >> 7, for p < `count`, with pair j = (s[j], s[j + channels]) of the
+    /// padded row (`PortableKernels.blurHorizontal`). Returns how many it wrote.
+    public let blurHorizontal: @Sendable (_ pairs: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>, _ n: Int,
+                                          _ channels: Int, _ weights: UnsafePointer<SIMD16<Int16>>, _ count: Int) -> Int
+    /// Vertical blur pass: `n` bytes, byte i = min(255, (Σ_p pair i of the ring row at
+    /// slots[p] · weight pair p + 2^20) >> 21). Returns how many it wrote.
+    public let blurVertical: @Sendable (_ ring: UnsafePointer<Int16>, _ slots: UnsafePointer<Int>,
+                                        _ weights: UnsafePointer<SIMD16<Int16>>, _ count: Int,
                                         _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int
     /// Radial-gradient positions of one row: t[x] = clamp((|(x + 0.5 − centreX, dy)| − inner) / span, 0, 1)
     /// for x in 0..<width; `t` must hold `width` rounded up to a multiple of 16.
@@ -94,9 +98,10 @@ public struct KernelTable: Sendable {
                 blend: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>,
                                             UnsafeMutablePointer<UInt8>, Int) -> Int,
                 sourceOver: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, Int) -> Void,
-                blurHorizontal: @escaping @Sendable (UnsafePointer<Int32>, UnsafeMutablePointer<Int32>, Int, Int,
-                                                     UnsafePointer<SIMD8<Int32>>, Int) -> Int,
-                blurVertical: @escaping @Sendable (UnsafePointer<Int32>, UnsafePointer<Int>, UnsafePointer<SIMD8<Int32>>, Int,
+                blurInterleave: @escaping @Sendable (UnsafePointer<Int16>, UnsafePointer<Int16>, UnsafeMutablePointer<Int16>, Int) -> Int,
+                blurHorizontal: @escaping @Sendable (UnsafePointer<Int16>, UnsafeMutablePointer<Int16>, Int, Int,
+                                                     UnsafePointer<SIMD16<Int16>>, Int) -> Int,
+                blurVertical: @escaping @Sendable (UnsafePointer<Int16>, UnsafePointer<Int>, UnsafePointer<SIMD16<Int16>>, Int,
                                                    UnsafeMutablePointer<UInt8>, Int) -> Int,
                 gradient: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Float, Float, Float, Float) -> Void,
                 gradientBGRA: @escaping @Sendable (UnsafeMutableRawPointer, Int, Float, Float, Float, Float, UnsafePointer<Float>) -> Int,
@@ -117,6 +122,7 @@ public struct KernelTable: Sendable {
         self.vibrance = vibrance
         self.blend = blend
         self.sourceOver = sourceOver
+        self.blurInterleave = blurInterleave
         self.blurHorizontal = blurHorizontal
         self.blurVertical = blurVertical
         self.gradient = gradient
@@ -143,8 +149,9 @@ extension KernelTable {
         vibrance: { PortableKernels.vibrance($0, $1, $2, $3) },
         blend: { PortableKernels.blend($0, $1, $2, $3, $4) },
         sourceOver: { PortableKernels.sourceOver($0, $1, $2, $3, $4) },
-        blurHorizontal: { PortableKernels.blurHorizontal($0, $1, $2, $3, $4, $5) },
-        blurVertical: { PortableKernels.blurVertical($0, $1, $2, $3, $4, $5) },
+        blurInterleave: { PortableKernels.blurInterleave($0, $1, $2, $3) },
+        blurHorizontal: { PortableKernels.blurHorizontal($0, $1, $2, $3, $4, $5, PortableKernels.pairProducts) },
+        blurVertical: { PortableKernels.blurVertical($0, $1, $2, $3, $4, $5, PortableKernels.pairProducts) },
         gradient: { PortableKernels.gradient($0, $1, $2, $3, $4, $5) },
         gradientBGRA: { PortableKernels.gradientBGRA($0, $1, $2, $3, $4, $5, $6) },
         fill: { PortableKernels.fill($0, $1, $2) },

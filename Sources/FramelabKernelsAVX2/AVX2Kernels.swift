@@ -62,15 +62,29 @@ public enum AVX2Kernels {
         PortableKernels.sourceOver(t, b, d, width, channels)
     }
 
-    public static func blurHorizontal(_ padded: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int32>, _ n: Int,
-                                      _ channels: Int, _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int) -> Int {
-        PortableKernels.blurHorizontal(padded, out, n, channels, weights, taps)
+    /// `vpmaddwd` on 256 bits: eight sums of adjacent 16-bit products (the blur's two taps
+    /// at once; `PortableKernels.pairProducts` does it on 128-bit halves). Inlined by force
+    /// into this module's and the avx512 module's blur loops.
+    @inlinable @inline(__always)
+    public static func pairProducts(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD8<Int32> {
+        unsafeBitCast(_mm256_madd_epi16(unsafeBitCast(a, to: __m256i.self), unsafeBitCast(b, to: __m256i.self)),
+                      to: SIMD8<Int32>.self)
     }
 
-    public static func blurVertical(_ ring: UnsafePointer<Int32>, _ rowOffsets: UnsafePointer<Int>,
-                                    _ weights: UnsafePointer<SIMD8<Int32>>, _ taps: Int,
+    public static func blurInterleave(_ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>,
+                                      _ out: UnsafeMutablePointer<Int16>, _ n: Int) -> Int {
+        PortableKernels.blurInterleave(a, b, out, n)
+    }
+
+    public static func blurHorizontal(_ pairs: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>, _ n: Int,
+                                      _ channels: Int, _ weights: UnsafePointer<SIMD16<Int16>>, _ count: Int) -> Int {
+        PortableKernels.blurHorizontal(pairs, out, n, channels, weights, count, AVX2Kernels.pairProducts)
+    }
+
+    public static func blurVertical(_ ring: UnsafePointer<Int16>, _ slots: UnsafePointer<Int>,
+                                    _ weights: UnsafePointer<SIMD16<Int16>>, _ count: Int,
                                     _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
-        PortableKernels.blurVertical(ring, rowOffsets, weights, taps, dst, n)
+        PortableKernels.blurVertical(ring, slots, weights, count, dst, n, AVX2Kernels.pairProducts)
     }
 
     public static func gradient(_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,

@@ -173,41 +173,55 @@ import Testing
 
     @Test func blurAndGradientEntriesAgreeWithPortable() {
         var rng = SplitMix64(seed: 5)
-        let taps = 7
-        let weights = (0..<taps).map { SIMD8<Int32>(repeating: Int32([40, 300, 900, 1616, 900, 300, 40][$0])) }
+        // Seven taps summing to 2^14 in four pairs, as `GaussianBlur` splats them.
+        let taps: [Int16] = [160, 1200, 3600, 6464, 3600, 1200, 160, 0]
+        let weights = (0..<4).map { GaussianBlur.splat(taps[2 * $0], taps[2 * $0 + 1]) }
         for n in Self.widths {
-            let padded = (0..<(n + 4 * taps + 16)).map { _ in Int32.random(in: 0...255, using: &rng) }
-            let ring = (0..<(taps * (n + 8))).map { _ in Int32.random(in: 0...(255 << 8), using: &rng) }
-            let offsets = (0..<taps).map { ($0 * 3 % taps) * (n + 8) }
+            // Interleaving: every level the same pairs as the definition.
+            let a = (0..<(n + 8)).map { _ in Int16.random(in: 0...32640, using: &rng) }
+            let c = (0..<(n + 8)).map { _ in Int16.random(in: 0...32640, using: &rng) }
+            for table in [KernelTable.portable] + Self.variants {
+                var out = [Int16](repeating: -1, count: 2 * n + 16)
+                let done = out.withUnsafeMutableBufferPointer { o in table.blurInterleave(a, c, o.baseAddress!, n) }
+                #expect(done <= n && done > n - 8, "blurInterleave \(n) at \(table.name): did \(done)")
+                let evens = stride(from: 0, to: 2 * done, by: 2).map { out[$0] }
+                let odds = stride(from: 1, to: 2 * done, by: 2).map { out[$0] }
+                #expect(evens == Array(a[0..<done]) && odds == Array(c[0..<done]), "blurInterleave \(n) at \(table.name)")
+                #expect(out[(2 * done)...].allSatisfy { $0 == -1 }, "blurInterleave \(n) at \(table.name): wrote past")
+            }
             for channels in [1, 3, 4] {
-                var expected = [Int32](repeating: -1, count: n + 8)
-                let done = expected.withUnsafeMutableBufferPointer { Self.horizontal(.portable, padded, $0.baseAddress!, n, channels, weights) }
-                // The portable loop (which adds mirrored samples first) against the plain sum.
+                // Pairs (s[j], s[j + channels]) of a padded row of bytes, as the blur makes them.
+                let row = (0..<(n + 8 * channels + 16)).map { _ in Int16.random(in: 0...255, using: &rng) }
+                let pairs = (0..<(n + 6 * channels + 8)).flatMap { [row[$0], row[$0 + channels]] }
+                var expected = [Int16](repeating: -1, count: n + 8)
+                let done = expected.withUnsafeMutableBufferPointer { Self.horizontal(.portable, pairs, $0.baseAddress!, n, channels, weights) }
+                // The portable loop against the plain seven-tap sum.
                 for i in 0..<done {
-                    let sum = (0..<taps).reduce(Int32(0)) { $0 + padded[i + $1 * channels] * weights[$1][0] }
-                    #expect(expected[i] == (sum + 8) >> 4, "blurHorizontal \(n) \(channels) portable at \(i)")
+                    let sum = (0..<7).reduce(Int32(0)) { $0 + Int32(row[i + $1 * channels]) * Int32(taps[$1]) }
+                    #expect(expected[i] == Int16((sum + 64) >> 7), "blurHorizontal \(n) \(channels) portable at \(i)")
                 }
                 for table in Self.variants {
-                    var out = [Int32](repeating: -1, count: n + 8)
-                    let count = out.withUnsafeMutableBufferPointer { Self.horizontal(table, padded, $0.baseAddress!, n, channels, weights) }
+                    var out = [Int16](repeating: -1, count: n + 8)
+                    let count = out.withUnsafeMutableBufferPointer { Self.horizontal(table, pairs, $0.baseAddress!, n, channels, weights) }
                     #expect(count == done && out == expected, "blurHorizontal \(n) \(channels) at \(table.name)")
                 }
             }
+            // Vertical: four ring slots of pairs, in any order, at the horizontal pass's largest values.
+            let slotLength = 2 * n + 16
+            let ring = (0..<(4 * slotLength)).map { _ in Int16.random(in: 0...32640, using: &rng) }
+            let slots = [2, 0, 3, 1].map { $0 * slotLength }
             var plain = [UInt8](repeating: 0, count: n + 8)
-            let plainDone = plain.withUnsafeMutableBufferPointer { d in
-                ring.withUnsafeBufferPointer { r in offsets.withUnsafeBufferPointer { o in weights.withUnsafeBufferPointer { w in
-                    KernelTable.portable.blurVertical(r.baseAddress!, o.baseAddress!, w.baseAddress!, taps, d.baseAddress!, n)
-                } } }
-            }
+            let plainDone = plain.withUnsafeMutableBufferPointer { d in Self.vertical(.portable, ring, slots, weights, d.baseAddress!, n) }
             for i in 0..<plainDone {
-                let sum = (0..<taps).reduce(Int32(0)) { $0 + ring[offsets[$1] + i] * weights[$1][0] }
-                #expect(Int32(plain[i]) == min(255, (sum + (1 << 19)) >> 20), "blurVertical \(n) portable at \(i)")
+                var sum: Int32 = 0
+                for p in 0..<4 {
+                    let at = slots[p] + 2 * i
+                    sum += Int32(ring[at]) * Int32(taps[2 * p])
+                    sum += Int32(ring[at + 1]) * Int32(taps[2 * p + 1])
+                }
+                #expect(Int32(plain[i]) == min(255, (sum + (1 << 20)) >> 21), "blurVertical \(n) portable at \(i)")
             }
-            compareBytes("blurVertical \(n)", n: n) { t, d in
-                ring.withUnsafeBufferPointer { r in offsets.withUnsafeBufferPointer { o in weights.withUnsafeBufferPointer { w in
-                    t.blurVertical(r.baseAddress!, o.baseAddress!, w.baseAddress!, taps, d, n)
-                } } }
-            }
+            compareBytes("blurVertical \(n)", n: n) { t, d in Self.vertical(t, ring, slots, weights, d, n) }
             let rounded = max(16, (n + 15) / 16 * 16)
             var expected = [Float](repeating: -1, count: rounded)
             expected.withUnsafeMutableBufferPointer { KernelTable.portable.gradient($0.baseAddress!, n, 10.3, -4.5, 2, 30) }
@@ -257,11 +271,18 @@ import Testing
         }
     }
 
-    static func horizontal(_ t: KernelTable, _ padded: [Int32], _ out: UnsafeMutablePointer<Int32>, _ n: Int, _ channels: Int,
-                           _ weights: [SIMD8<Int32>]) -> Int {
-        padded.withUnsafeBufferPointer { p in weights.withUnsafeBufferPointer { w in
+    static func horizontal(_ t: KernelTable, _ pairs: [Int16], _ out: UnsafeMutablePointer<Int16>, _ n: Int, _ channels: Int,
+                           _ weights: [SIMD16<Int16>]) -> Int {
+        pairs.withUnsafeBufferPointer { p in weights.withUnsafeBufferPointer { w in
             t.blurHorizontal(p.baseAddress!, out, n, channels, w.baseAddress!, weights.count)
         } }
+    }
+
+    static func vertical(_ t: KernelTable, _ ring: [Int16], _ slots: [Int], _ weights: [SIMD16<Int16>],
+                         _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        ring.withUnsafeBufferPointer { r in slots.withUnsafeBufferPointer { o in weights.withUnsafeBufferPointer { w in
+            t.blurVertical(r.baseAddress!, o.baseAddress!, w.baseAddress!, weights.count, dst, n)
+        } } }
     }
 
     // MARK: - No shared helper compiled for a level

@@ -1,37 +1,62 @@
-/// The working memory of one `GaussianBlur.applySIMD` call: a padded source row, the ring
-/// of horizontally blurred rows, the splatted weights and the ring rows an output row
-/// combines. One scratch serves one thread at a time; a filter instance keeps one per
-/// band (`ScratchPool`), so steady state allocates nothing and concurrent bands never
-/// share memory.
+/// The working memory of one `GaussianBlur.applyVector` call: a padded source row and its
+/// pairs, the last two horizontally blurred rows, the ring of row pairs, the splatted weight
+/// pairs and the ring slots an output row combines. One scratch serves one thread at a
+/// time; a filter instance keeps one per band (`ScratchPool`), so steady state allocates
+/// nothing and concurrent bands never share memory.
 final class BlurScratch {
-    private(set) var padded: [Int32] = []
-    private(set) var ring: [Int32] = []
-    private(set) var splat: [SIMD8<Int32>] = []
-    /// Offsets into `ring` of the rows one output row combines, oldest first.
-    private(set) var rowOffsets: [Int] = []
+    /// The sizes `GaussianBlur.applyVector` needs, in elements.
+    struct Counts: Equatable {
+        var padded = 0, pairs = 0, rows = 0, ring = 0, weightPairs = 0
+        func fits(in other: Counts) -> Bool {
+            padded <= other.padded && pairs <= other.pairs && rows <= other.rows && ring <= other.ring
+                && weightPairs <= other.weightPairs
+        }
+    }
+
+    /// The buffers as plain pointers (valid only inside `withBuffers`).
+    struct Buffers {
+        let padded, pairs, rows, ring: UnsafeMutablePointer<Int16>
+        /// Horizontal weight pairs first, then as many vertical ones.
+        let weights: UnsafeMutablePointer<SIMD16<Int16>>
+        let slots: UnsafeMutablePointer<Int>
+    }
+
+    private var padded: [Int16] = [], pairs: [Int16] = [], rows: [Int16] = [], ring: [Int16] = []
+    private var weights: [SIMD16<Int16>] = []
+    private var slots: [Int] = []
+    private var counts = Counts()
     /// How many times the buffers were (re)made: 1 after the first frame of a size, and it
     /// stays there while frames keep their shape (tests check this).
     private(set) var allocations = 0
 
     /// Makes sure the buffers hold at least these counts; grows them only when a frame is
     /// larger than every frame before it.
-    func reserve(padded p: Int, ring r: Int, taps: Int) {
-        guard padded.count < p || ring.count < r || splat.count < taps else { return }
-        padded = [Int32](repeating: 0, count: max(p, padded.count))
-        ring = [Int32](repeating: 0, count: max(r, ring.count))
-        splat = [SIMD8<Int32>](repeating: .zero, count: max(taps, splat.count))
-        rowOffsets = [Int](repeating: 0, count: max(taps, rowOffsets.count))
+    func reserve(_ needed: Counts) {
+        guard !needed.fits(in: counts) else { return }
+        counts = Counts(padded: max(needed.padded, counts.padded), pairs: max(needed.pairs, counts.pairs),
+                        rows: max(needed.rows, counts.rows), ring: max(needed.ring, counts.ring),
+                        weightPairs: max(needed.weightPairs, counts.weightPairs))
+        padded = [Int16](repeating: 0, count: counts.padded)
+        pairs = [Int16](repeating: 0, count: counts.pairs)
+        rows = [Int16](repeating: 0, count: counts.rows)
+        ring = [Int16](repeating: 0, count: counts.ring)
+        weights = [SIMD16<Int16>](repeating: .zero, count: 2 * counts.weightPairs)
+        slots = [Int](repeating: 0, count: counts.weightPairs)
         allocations += 1
     }
 
-    /// Runs `body` with the four buffers as plain pointers (valid only inside `body`).
-    func withBuffers<R>(_ body: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>,
-                                 UnsafeMutablePointer<SIMD8<Int32>>, UnsafeMutablePointer<Int>) -> R) -> R {
+    /// Runs `body` with the buffers as plain pointers.
+    func withBuffers<R>(_ body: (Buffers) -> R) -> R {
         padded.withUnsafeMutableBufferPointer { p in
-            ring.withUnsafeMutableBufferPointer { r in
-                splat.withUnsafeMutableBufferPointer { s in
-                    rowOffsets.withUnsafeMutableBufferPointer { o in
-                        body(p.baseAddress!, r.baseAddress!, s.baseAddress!, o.baseAddress!)
+            pairs.withUnsafeMutableBufferPointer { q in
+                rows.withUnsafeMutableBufferPointer { r in
+                    ring.withUnsafeMutableBufferPointer { g in
+                        weights.withUnsafeMutableBufferPointer { w in
+                            slots.withUnsafeMutableBufferPointer { o in
+                                body(Buffers(padded: p.baseAddress!, pairs: q.baseAddress!, rows: r.baseAddress!,
+                                             ring: g.baseAddress!, weights: w.baseAddress!, slots: o.baseAddress!))
+                            }
+                        }
                     }
                 }
             }

@@ -55,7 +55,8 @@ struct GaussianBlur: Sendable {
     let sigma: Double
     /// Normalised weights for offsets −r…r.
     let weights: [Double]
-    /// The same ×2^12 as integers summing to 4096 (made once, not per frame).
+    /// The same ×2^14 as integers summing to 16384 (made once, not per frame); ≤ 2^14, so
+    /// each fits the Int16 lanes of the vector passes.
     let fixed: [Int32]
     var radius: Int { weights.count / 2 }
 
@@ -65,7 +66,7 @@ struct GaussianBlur: Sendable {
         let raw = (-r...r).map { sigma > 0 ? exp(-Double($0 * $0) / (2 * sigma * sigma)) : 1 }
         let total = raw.reduce(0, +)
         weights = raw.map { $0 / total }
-        fixed = Self.fixedWeights(weights, total: 4096)
+        fixed = Self.fixedWeights(weights, total: 16384)
     }
 
     /// The scalar reference: two passes in Double.
@@ -109,73 +110,99 @@ struct GaussianBlur: Sendable {
         return min(width, max(64, fits))
     }
 
-    /// SIMD: weights ×2^12 in each pass, the horizontal result kept at 8 fractional bits
-    /// so the vertical products fit Int32; the horizontal pass reads
-    /// neighbours `channels` bytes apart, so eight consecutive samples make one vector
-    /// whatever the format. The image is done in strips of columns (`stripWidth`); in each,
-    /// rows are blurred horizontally into a ring of 32-bit rows, then combined vertically;
+    /// SIMD, on 16-bit samples two taps at a time (`PortableKernels+Blur.swift`): weights
+    /// ×2^14 in each pass, the horizontal result kept at 7 fractional bits (≤ 32640, an
+    /// Int16). The image is done in strips of columns (`stripWidth`). In each, a source row
+    /// is padded (edges repeated) and paired with itself one pixel on, (s[j], s[j + channels]),
+    /// so the horizontal pass takes taps 2p and 2p + 1 in one multiply-add; its rows are
+    /// paired with the next row into the ring's slots, so the vertical pass takes rows
+    /// y − r − 1 + 2p and y − r + 2p in one (weights w[2p − 1], w[2p], with w[−1] = 0).
     /// `rows` of the output are produced. All working memory is in `scratch`, which the
     /// caller keeps across frames and does not share between threads.
     func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch,
                      kernels: KernelTable = KernelLevel.currentTable) {
-        typealias V = SIMD8<Int32>
         let ch = input.format.channels, w = input.width, h = input.height, r = radius
-        let ringCount = 2 * r + 1
-        let strip = stripWidth(width: w, channels: ch)
-        let stride = strip * ch + 8
-        let taps = fixed.count
-        // Padded source strip (r pixels each side, edges repeated), as Int32; the ring of rows.
-        scratch.reserve(padded: (strip + 2 * r) * ch + 8, ring: ringCount * stride, taps: taps)
+        let ringCount = 2 * r + 1, count = r + 1
+        let strip = stripWidth(width: w, channels: ch), paddedPixels = strip + 2 * r + 1
+        let rowLength = strip * ch + 16, slotLength = 2 * strip * ch + 32
+        scratch.reserve(.init(padded: paddedPixels * ch + 16, pairs: 2 * (strip + 2 * r) * ch + 32, rows: 2 * rowLength,
+                              ring: ringCount * slotLength, weightPairs: count))
+        let fixed = self.fixed
+        func tap(_ k: Int) -> Int16 { k >= 0 && k < ringCount ? Int16(fixed[k]) : 0 }
         input.withUnsafeBytes { src in
             output.withUnsafeMutableBytes { dst in
                 guard let s = src.baseAddress?.assumingMemoryBound(to: UInt8.self),
                       let d = dst.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-                fixed.withUnsafeBufferPointer { fixedBuffer in
-                    scratch.withBuffers { pb, rb, splat, rowsOf in
-                        let fixed = fixedBuffer.baseAddress!
-                        for k in 0..<taps { splat[k] = V(repeating: fixed[k]) }
-                        var x0 = 0
-                        while x0 < w {
-                            let sw = min(strip, w - x0), n = sw * ch
-                            // Horizontal pass of source row `sy`, columns x0..<x0+sw, into ring slot sy mod ringCount.
-                            func horizontal(_ sy: Int) {
-                                let row = s + min(max(sy, 0), h - 1) * input.stride
-                                // Source columns x0 − r ..< x0 + sw + r widened to Int32: the columns inside
-                                // the image in one contiguous loop (vectorised), the repeated edges one by one.
-                                let left = max(0, r - x0), inside = min(x0 + sw + r, w) - max(x0 - r, 0)
-                                for x in 0..<left { for c in 0..<ch { pb[x * ch + c] = Int32(row[c]) } }
-                                let from = row + max(x0 - r, 0) * ch, to = pb + left * ch
-                                for j in 0..<(inside * ch) { to[j] = Int32(from[j]) }
-                                for x in (left + inside)..<(sw + 2 * r) { for c in 0..<ch { pb[x * ch + c] = Int32(row[(w - 1) * ch + c]) } }
-                                let out = rb + ((sy % ringCount + ringCount) % ringCount) * stride
-                                var i = kernels.blurHorizontal(pb, out, n, ch, splat, taps)
-                                while i < n {
-                                    var acc: Int32 = 0
-                                    for k in 0..<taps { acc += pb[i + k * ch] * fixed[k] }
-                                    out[i] = (acc + 8) >> 4
-                                    i += 1
-                                }
+                scratch.withBuffers { b in
+                    let horizontalWeights = b.weights, verticalWeights = b.weights + count
+                    for p in 0..<count {
+                        horizontalWeights[p] = Self.splat(tap(2 * p), tap(2 * p + 1))
+                        verticalWeights[p] = Self.splat(tap(2 * p - 1), tap(2 * p))
+                    }
+                    // out[2i] = a[i], out[2i + 1] = c[i] for i < n.
+                    func interleave(_ a: UnsafePointer<Int16>, _ c: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>, _ n: Int) {
+                        var i = kernels.blurInterleave(a, c, out, n)
+                        while i < n { out[2 * i] = a[i]; out[2 * i + 1] = c[i]; i += 1 }
+                    }
+                    // The horizontally blurred row sy of the strip: one of two, by parity.
+                    func blurred(_ sy: Int) -> UnsafeMutablePointer<Int16> { b.rows + (sy & 1) * rowLength }
+                    func slot(_ sy: Int) -> Int { (sy % ringCount + ringCount) % ringCount * slotLength }
+                    var x0 = 0
+                    while x0 < w {
+                        let sw = min(strip, w - x0), n = sw * ch
+                        // Horizontal pass of source row `sy`, columns x0..<x0+sw, into `blurred(sy)`.
+                        func horizontal(_ sy: Int) {
+                            let row = s + min(max(sy, 0), h - 1) * input.stride, pb = b.padded
+                            // Source columns x0 − r … x0 + sw + r as Int16: the columns inside the
+                            // image in one contiguous loop (vectorised), the repeated edges one by one.
+                            let left = max(0, r - x0), inside = min(x0 + sw + r + 1, w) - max(x0 - r, 0)
+                            for x in 0..<left { for c in 0..<ch { pb[x * ch + c] = Int16(row[c]) } }
+                            let from = row + max(x0 - r, 0) * ch, to = pb + left * ch
+                            for j in 0..<(inside * ch) { to[j] = Int16(from[j]) }
+                            for x in (left + inside)..<(sw + 2 * r + 1) { for c in 0..<ch { pb[x * ch + c] = Int16(row[(w - 1) * ch + c]) } }
+                            interleave(pb, pb + ch, b.pairs, (sw + 2 * r) * ch)
+                            let out = blurred(sy)
+                            var i = kernels.blurHorizontal(b.pairs, out, n, ch, horizontalWeights, count)
+                            while i < n {
+                                var acc: Int32 = 0
+                                for k in 0..<ringCount { acc += Int32(pb[i + k * ch]) * fixed[k] }
+                                out[i] = Int16((acc + 64) >> 7)
+                                i += 1
                             }
-                            for sy in (rows.lowerBound - r)..<(rows.lowerBound + r) { horizontal(sy) }
-                            for y in rows {
-                                horizontal(y + r)
-                                let drow = d + y * output.stride + x0 * ch
-                                // The ring rows this output row combines, oldest first, found once per row.
-                                for k in 0..<taps { rowsOf[k] = ((y - r + k) % ringCount + ringCount) % ringCount * stride }
-                                var i = kernels.blurVertical(rb, rowsOf, splat, taps, drow, n)
-                                while i < n {
-                                    var acc: Int32 = 0
-                                    for k in 0..<taps { acc += rb[rowsOf[k] + i] * fixed[k] }
-                                    drow[i] = UInt8(min(255, (acc + (1 << 19)) >> 20))
-                                    i += 1
-                                }
-                            }
-                            x0 += sw
                         }
+                        // Ring slot sy: blurred rows sy and sy + 1 as pairs.
+                        func pairUp(_ sy: Int) { interleave(blurred(sy), blurred(sy + 1), b.ring + slot(sy), n) }
+                        let first = rows.lowerBound - r - 1
+                        horizontal(first)
+                        for sy in (first + 1)..<(rows.lowerBound + r) { horizontal(sy); pairUp(sy - 1) }
+                        for y in rows {
+                            horizontal(y + r)
+                            pairUp(y + r - 1)
+                            for p in 0..<count { b.slots[p] = slot(y - r - 1 + 2 * p) }
+                            let drow = d + y * output.stride + x0 * ch
+                            var i = kernels.blurVertical(b.ring, b.slots, verticalWeights, count, drow, n)
+                            while i < n {
+                                var acc: Int32 = 0
+                                for p in 0..<count {
+                                    let pair = b.ring + b.slots[p] + 2 * i
+                                    acc += Int32(pair[0]) * Int32(tap(2 * p - 1)) + Int32(pair[1]) * Int32(tap(2 * p))
+                                }
+                                drow[i] = UInt8(min(255, (acc + (1 << 20)) >> 21))
+                                i += 1
+                            }
+                        }
+                        x0 += sw
                     }
                 }
             }
         }
+    }
+
+    /// Sixteen Int16 lanes: `even` in the even ones, `odd` in the odd ones (a weight pair).
+    static func splat(_ even: Int16, _ odd: Int16) -> SIMD16<Int16> {
+        var v = SIMD16<Int16>(repeating: even)
+        for j in stride(from: 1, to: 16, by: 2) { v[j] = odd }
+        return v
     }
 
     /// Integer weights summing exactly to `total`: rounded, then the remainder given to

@@ -1,0 +1,134 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
+/// The Gaussian blur's kernels, on 16-bit samples taken two taps at a time.
+///
+/// Both passes are sums Σ w[k]·s[k] over 2r + 1 taps. With samples stored as pairs of
+/// Int16 (two taps side by side) and weights splatted as the same pairs, one
+/// multiply-add-pairs instruction (`pmaddwd`: sixteen 16-bit products summed in adjacent
+/// pairs into eight Int32) does two taps of eight outputs. The vertical pass then reads
+/// r + 1 vectors per eight outputs, not 2r + 1 (half the bytes from the ring, which lives in
+/// L2), and does r + 1 multiply-adds. Samples are ≤ 32640 (7 fractional bits) and weights
+/// sum to 2^14, so every product and sum fits Int32.
+///
+/// The loops take the pair product as a parameter, so each level passes its widest
+/// instruction (`AVX2Kernels` passes `vpmaddwd` on 256 bits); `pairProducts` is the
+/// portable one.
+extension PortableKernels {
+    /// Sixteen Int16 as eight pairs.
+    public typealias Pairs = SIMD16<Int16>
+
+    /// Eight sums of adjacent products: a[2j]·b[2j] + a[2j+1]·b[2j+1]. On x86-64, SSE2's
+    /// `pmaddwd` on each half (every x86-64 CPU has it); elsewhere the even and odd lanes
+    /// widened and multiplied (NEON's widening multiply-adds).
+    @inlinable @inline(__always)
+    public static func pairProducts(_ a: Pairs, _ b: Pairs) -> I {
+        #if arch(x86_64)
+        let low = _mm_madd_epi16(unsafeBitCast(a.lowHalf, to: __m128i.self), unsafeBitCast(b.lowHalf, to: __m128i.self))
+        let high = _mm_madd_epi16(unsafeBitCast(a.highHalf, to: __m128i.self), unsafeBitCast(b.highHalf, to: __m128i.self))
+        return I(lowHalf: unsafeBitCast(low, to: SIMD4<Int32>.self), highHalf: unsafeBitCast(high, to: SIMD4<Int32>.self))
+        #else
+        let even = I(truncatingIfNeeded: a.evenHalf) &* I(truncatingIfNeeded: b.evenHalf)
+        return even &+ I(truncatingIfNeeded: a.oddHalf) &* I(truncatingIfNeeded: b.oddHalf)
+        #endif
+    }
+
+    /// Two rows of samples as pairs: out[2i] = a[i], out[2i + 1] = b[i] for i < n, eight
+    /// at a time; returns how many it did (the caller finishes the rest).
+    @inlinable @inline(__always)
+    public static func blurInterleave(_ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>,
+                                      _ out: UnsafeMutablePointer<Int16>, _ n: Int) -> Int {
+        var i = 0
+        while i &+ 8 <= n {
+            let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Int16>.self)
+            let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Int16>.self)
+            let pairs = Pairs(x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3], x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7])
+            UnsafeMutableRawPointer(out + 2 &* i).storeBytes(of: pairs, as: Pairs.self)
+            i &+= 8
+        }
+        return i
+    }
+
+    /// Horizontal pass: pair j of `pairs` is (s[j], s[j + channels]) of a padded row s, so
+    /// output i = Σ_p pairs at j = i + 2p·channels times weight pair p, for p < `count`;
+    /// stored as (sum + 64) >> 7 (weights sum to 2^14: 7 fractional bits). 32 outputs a
+    /// step in four sums (each weight pair loaded once for four vectors), then eight.
+    /// Returns how many outputs it wrote.
+    @inlinable @inline(__always)
+    public static func blurHorizontal(_ pairs: UnsafePointer<Int16>, _ out: UnsafeMutablePointer<Int16>, _ n: Int,
+                                      _ channels: Int, _ weights: UnsafePointer<Pairs>, _ count: Int,
+                                      _ products: (Pairs, Pairs) -> I) -> Int {
+        // Pair j is 4 bytes; the next tap pair is 2·channels pairs on.
+        let step = 8 &* channels, round = I(repeating: 64)
+        @inline(__always) func narrow(_ acc: I, _ at: Int) {
+            UnsafeMutableRawPointer(out + at).storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: (acc &+ round) &>> 7),
+                                                         as: SIMD8<Int16>.self)
+        }
+        var i = 0
+        while i &+ 32 <= n {
+            var p = UnsafeRawPointer(pairs + 2 &* i)
+            var a0 = I(), a1 = I(), a2 = I(), a3 = I()
+            for k in 0..<count {
+                let w = weights[k]
+                a0 &+= products(p.loadUnaligned(as: Pairs.self), w)
+                a1 &+= products((p + 32).loadUnaligned(as: Pairs.self), w)
+                a2 &+= products((p + 64).loadUnaligned(as: Pairs.self), w)
+                a3 &+= products((p + 96).loadUnaligned(as: Pairs.self), w)
+                p += step
+            }
+            narrow(a0, i); narrow(a1, i &+ 8); narrow(a2, i &+ 16); narrow(a3, i &+ 24)
+            i &+= 32
+        }
+        while i &+ 8 <= n {
+            var p = UnsafeRawPointer(pairs + 2 &* i)
+            var acc = I()
+            for k in 0..<count {
+                acc &+= products(p.loadUnaligned(as: Pairs.self), weights[k])
+                p += step
+            }
+            narrow(acc, i)
+            i &+= 8
+        }
+        return i
+    }
+
+    /// Vertical pass: `slots[p]` is the offset in `ring` of a row of pairs (two horizontally
+    /// blurred rows interleaved); byte i = min(255, (Σ_p pair i of slot p times weight pair
+    /// p + 2^20) >> 21). 32 bytes a step in four sums (each slot read 128 bytes at a time,
+    /// its offset and weights loaded once for four vectors), then eight. Returns how many
+    /// bytes it wrote.
+    @inlinable @inline(__always)
+    public static func blurVertical(_ ring: UnsafePointer<Int16>, _ slots: UnsafePointer<Int>,
+                                    _ weights: UnsafePointer<Pairs>, _ count: Int,
+                                    _ dst: UnsafeMutablePointer<UInt8>, _ n: Int,
+                                    _ products: (Pairs, Pairs) -> I) -> Int {
+        let round = I(repeating: 1 << 20), top = I(repeating: 255)
+        @inline(__always) func narrow(_ acc: I, _ at: Int) {
+            let v = lanewiseMin((acc &+ round) &>> 21, top)
+            UnsafeMutableRawPointer(dst + at).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
+        }
+        var i = 0
+        while i &+ 32 <= n {
+            var a0 = I(), a1 = I(), a2 = I(), a3 = I()
+            for k in 0..<count {
+                let p = UnsafeRawPointer(ring + slots[k] + 2 &* i), w = weights[k]
+                a0 &+= products(p.loadUnaligned(as: Pairs.self), w)
+                a1 &+= products((p + 32).loadUnaligned(as: Pairs.self), w)
+                a2 &+= products((p + 64).loadUnaligned(as: Pairs.self), w)
+                a3 &+= products((p + 96).loadUnaligned(as: Pairs.self), w)
+            }
+            narrow(a0, i); narrow(a1, i &+ 8); narrow(a2, i &+ 16); narrow(a3, i &+ 24)
+            i &+= 32
+        }
+        while i &+ 8 <= n {
+            var acc = I()
+            for k in 0..<count {
+                acc &+= products(UnsafeRawPointer(ring + slots[k] + 2 &* i).loadUnaligned(as: Pairs.self), weights[k])
+            }
+            narrow(acc, i)
+            i &+= 8
+        }
+        return i
+    }
+}
