@@ -12,7 +12,7 @@ extension KernelTable {
         name: "avx2", matrix3: AVX2Kernels.matrix3, matrix4: AVX2Kernels.matrix4, matrixCurve: AVX2Kernels.matrixCurve,
         curve: AVX2Kernels.curve, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
         blend: AVX2Kernels.blend, sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX2Kernels.blurInterleave, blurHorizontal: AVX2Kernels.blurHorizontal,
-        blurVertical: AVX2Kernels.blurVertical, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
+        blurVertical: AVX2Kernels.blurVertical, blurVerticalTwo: AVX2Kernels.blurVerticalTwo, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
         resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal,
         cascadeRow: AVX2Kernels.cascadeRow)
 
@@ -21,7 +21,7 @@ extension KernelTable {
         matrixCurve: AVX512Kernels.matrixCurve, curve: AVX512Kernels.curve, pairLookup: AVX512Kernels.pairLookup,
         luma: AVX512Kernels.luma, vibrance: AVX512Kernels.vibrance, blend: AVX512Kernels.blend,
         sourceOver: AVX512Kernels.sourceOver, blurInterleave: AVX512Kernels.blurInterleave, blurHorizontal: AVX512Kernels.blurHorizontal,
-        blurVertical: AVX512Kernels.blurVertical, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
+        blurVertical: AVX512Kernels.blurVertical, blurVerticalTwo: AVX512Kernels.blurVerticalTwo, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
         resizeVertical: AVX512Kernels.resizeVertical, resizeHorizontal: AVX512Kernels.resizeHorizontal,
         cascadeRow: AVX512Kernels.cascadeRow)
 
@@ -38,7 +38,7 @@ extension KernelTable {
                                                        UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int) -> KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix4: matrix4, matrixCurve: matrixCurve, curve: curve,
                     pairLookup: pairLookup, luma: luma, vibrance: vibrance, blend: blend, sourceOver: sourceOver,
-                    blurInterleave: blurInterleave, blurHorizontal: blurHorizontal, blurVertical: blurVertical, gradient: gradient, gradientBGRA: gradientBGRA, fill: fill,
+                    blurInterleave: blurInterleave, blurHorizontal: blurHorizontal, blurVertical: blurVertical, blurVerticalTwo: blurVerticalTwo, gradient: gradient, gradientBGRA: gradientBGRA, fill: fill,
                     resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal, cascadeRow: cascadeRow)
     }
 }

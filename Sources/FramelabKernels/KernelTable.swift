@@ -60,6 +60,13 @@ public struct KernelTable: Sendable {
     public let blurVertical: @Sendable (_ ring: UnsafePointer<Int16>, _ slots: UnsafePointer<Int>,
                                         _ weights: UnsafePointer<SIMD16<Int16>>, _ count: Int,
                                         _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int
+    /// The vertical pass for two output rows two apart: `slots` has count + 1 offsets, the
+    /// first row combines slots 0..<count, the second 1...count (each as `blurVertical`).
+    /// Returns how many bytes of each row it wrote.
+    public let blurVerticalTwo: @Sendable (_ ring: UnsafePointer<Int16>, _ slots: UnsafePointer<Int>,
+                                           _ weights: UnsafePointer<SIMD16<Int16>>, _ count: Int,
+                                           _ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+                                           _ n: Int) -> Int
     /// Radial-gradient positions of one row: t[x] = clamp((|(x + 0.5 − centreX, dy)| − inner) / span, 0, 1)
     /// for x in 0..<width; `t` must hold `width` rounded up to a multiple of 16.
     public let gradient: @Sendable (_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,
@@ -103,6 +110,8 @@ public struct KernelTable: Sendable {
                                                      UnsafePointer<SIMD16<Int16>>, Int) -> Int,
                 blurVertical: @escaping @Sendable (UnsafePointer<Int16>, UnsafePointer<Int>, UnsafePointer<SIMD16<Int16>>, Int,
                                                    UnsafeMutablePointer<UInt8>, Int) -> Int,
+                blurVerticalTwo: @escaping @Sendable (UnsafePointer<Int16>, UnsafePointer<Int>, UnsafePointer<SIMD16<Int16>>, Int,
+                                                      UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Int,
                 gradient: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Float, Float, Float, Float) -> Void,
                 gradientBGRA: @escaping @Sendable (UnsafeMutableRawPointer, Int, Float, Float, Float, Float, UnsafePointer<Float>) -> Int,
                 fill: @escaping @Sendable (UnsafeMutableRawPointer, Int, UInt32) -> Void,
@@ -125,6 +134,7 @@ public struct KernelTable: Sendable {
         self.blurInterleave = blurInterleave
         self.blurHorizontal = blurHorizontal
         self.blurVertical = blurVertical
+        self.blurVerticalTwo = blurVerticalTwo
         self.gradient = gradient
         self.gradientBGRA = gradientBGRA
         self.fill = fill
@@ -152,6 +162,7 @@ extension KernelTable {
         blurInterleave: { PortableKernels.blurInterleave($0, $1, $2, $3) },
         blurHorizontal: { PortableKernels.blurHorizontal($0, $1, $2, $3, $4, $5, PortableKernels.pairProducts) },
         blurVertical: { PortableKernels.blurVertical($0, $1, $2, $3, $4, $5, PortableKernels.pairProducts) },
+        blurVerticalTwo: { PortableKernels.blurVerticalTwo($0, $1, $2, $3, $4, $5, $6, PortableKernels.pairProducts) },
         gradient: { PortableKernels.gradient($0, $1, $2, $3, $4, $5) },
         gradientBGRA: { PortableKernels.gradientBGRA($0, $1, $2, $3, $4, $5, $6) },
         fill: { PortableKernels.fill($0, $1, $2) },

@@ -131,4 +131,56 @@ extension PortableKernels {
         }
         return i
     }
+
+    /// The vertical pass for two output rows two apart (y and y + 2), which share all but one
+    /// of their slots: `slots` holds count + 1 offsets; the first row combines slots 0..<count,
+    /// the second slots 1...count, each with weight pairs 0..<count, as `blurVertical`. Each
+    /// shared slot is read once for both rows: half the bytes from the ring. 32 bytes of each
+    /// row a step in eight sums, then eight. Returns how many bytes of each row it wrote.
+    @inlinable @inline(__always)
+    public static func blurVerticalTwo(_ ring: UnsafePointer<Int16>, _ slots: UnsafePointer<Int>,
+                                       _ weights: UnsafePointer<Pairs>, _ count: Int,
+                                       _ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>, _ n: Int,
+                                       _ products: (Pairs, Pairs) -> I) -> Int {
+        let round = I(repeating: 1 << 20), top = I(repeating: 255)
+        @inline(__always) func narrow(_ acc: I, _ dst: UnsafeMutablePointer<UInt8>, _ at: Int) {
+            let v = lanewiseMin((acc &+ round) &>> 21, top)
+            UnsafeMutableRawPointer(dst + at).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
+        }
+        @inline(__always) func load(_ slot: Int, _ at: Int) -> Pairs {
+            UnsafeRawPointer(ring + slots[slot] + 2 &* at).loadUnaligned(as: Pairs.self)
+        }
+        var i = 0
+        while i &+ 32 <= n {
+            // Slot 0 for the first row only, slot `count` for the second only, the rest for both.
+            let w0 = weights[0], wl = weights[count &- 1]
+            var a0 = products(load(0, i), w0), a1 = products(load(0, i &+ 8), w0)
+            var a2 = products(load(0, i &+ 16), w0), a3 = products(load(0, i &+ 24), w0)
+            var b0 = products(load(count, i), wl), b1 = products(load(count, i &+ 8), wl)
+            var b2 = products(load(count, i &+ 16), wl), b3 = products(load(count, i &+ 24), wl)
+            for k in 1..<Swift.max(1, count) {
+                let p = UnsafeRawPointer(ring + slots[k] + 2 &* i), wa = weights[k], wb = weights[k &- 1]
+                let v0 = p.loadUnaligned(as: Pairs.self), v1 = (p + 32).loadUnaligned(as: Pairs.self)
+                a0 &+= products(v0, wa); b0 &+= products(v0, wb)
+                a1 &+= products(v1, wa); b1 &+= products(v1, wb)
+                let v2 = (p + 64).loadUnaligned(as: Pairs.self), v3 = (p + 96).loadUnaligned(as: Pairs.self)
+                a2 &+= products(v2, wa); b2 &+= products(v2, wb)
+                a3 &+= products(v3, wa); b3 &+= products(v3, wb)
+            }
+            narrow(a0, first, i); narrow(a1, first, i &+ 8); narrow(a2, first, i &+ 16); narrow(a3, first, i &+ 24)
+            narrow(b0, second, i); narrow(b1, second, i &+ 8); narrow(b2, second, i &+ 16); narrow(b3, second, i &+ 24)
+            i &+= 32
+        }
+        while i &+ 8 <= n {
+            var a = products(load(0, i), weights[0]), b = products(load(count, i), weights[count &- 1])
+            for k in 1..<Swift.max(1, count) {
+                let v = load(k, i)
+                a &+= products(v, weights[k])
+                b &+= products(v, weights[k &- 1])
+            }
+            narrow(a, first, i); narrow(b, second, i)
+            i &+= 8
+        }
+        return i
+    }
 }

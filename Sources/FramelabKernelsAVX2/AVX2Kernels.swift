@@ -87,6 +87,12 @@ public enum AVX2Kernels {
         PortableKernels.blurVertical(ring, slots, weights, count, dst, n, AVX2Kernels.pairProducts)
     }
 
+    public static func blurVerticalTwo(_ ring: UnsafePointer<Int16>, _ slots: UnsafePointer<Int>,
+                                       _ weights: UnsafePointer<SIMD16<Int16>>, _ count: Int,
+                                       _ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        PortableKernels.blurVerticalTwo(ring, slots, weights, count, first, second, n, AVX2Kernels.pairProducts)
+    }
+
     public static func gradient(_ t: UnsafeMutablePointer<Float>, _ width: Int, _ centreX: Float, _ dy: Float,
                                 _ inner: Float, _ span: Float) {
         PortableKernels.gradient(t, width, centreX, dy, inner, span)

@@ -46,6 +46,28 @@ import Testing
         }
     }
 
+    /// Rows go out four at a time (rows y, y + 2 and y + 1, y + 3 share their ring slots)
+    /// and the rest one at a time: any split of the rows into two bands, at every level,
+    /// gives the bytes of the whole frame in one band.
+    @Test func everySplitOfTheRowsGivesTheSameBytes() {
+        var rng = SplitMix64(seed: 23)
+        let blur = GaussianBlur(sigma: 2.5), height = 13
+        let input = TestImages.noise(.bgr8, width: 37, height: height, using: &rng)
+        for level in KernelLevel.supported {
+            let whole = Mat(format: .bgr8, width: 37, height: height)
+            blur.applyVector(input, into: whole, rows: 0..<height, scratch: BlurScratch(), kernels: level.kernels)
+            let reference = Mat(format: .bgr8, width: 37, height: height)
+            blur.applyScalar(input, into: reference)
+            #expect(whole.maxAbsDifference(to: reference) <= 1, "\(level)")
+            for split in 0...height {
+                let parts = Mat(format: .bgr8, width: 37, height: height), scratch = BlurScratch()
+                blur.applyVector(input, into: parts, rows: 0..<split, scratch: scratch, kernels: level.kernels)
+                blur.applyVector(input, into: parts, rows: split..<height, scratch: scratch, kernels: level.kernels)
+                #expect(parts.hasSamePixels(as: whole), "split at \(split), \(level)")
+            }
+        }
+    }
+
     @Test func eagerFilterKeepsOneScratchAcrossFrames() throws {
         let runner = OperationRunner(name: "gaussianBlur", operation: GaussianBlurOperation(sigma: 2), path: .simd)
         var rng = SplitMix64(seed: 3)

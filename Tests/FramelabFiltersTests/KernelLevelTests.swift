@@ -222,6 +222,24 @@ import Testing
                 #expect(Int32(plain[i]) == min(255, (sum + (1 << 20)) >> 21), "blurVertical \(n) portable at \(i)")
             }
             compareBytes("blurVertical \(n)", n: n) { t, d in Self.vertical(t, ring, slots, weights, d, n) }
+            // Two rows at once: the first from slots 0..<4, the second from slots 1...4, each
+            // as the one-row entry gives it, at every level.
+            let five = slots + [slotLength / 2]
+            var firstRow = [UInt8](repeating: 0, count: n + 8), secondRow = firstRow
+            let oneDone = firstRow.withUnsafeMutableBufferPointer { Self.vertical(.portable, ring, Array(five[0..<4]), weights, $0.baseAddress!, n) }
+            _ = secondRow.withUnsafeMutableBufferPointer { Self.vertical(.portable, ring, Array(five[1...4]), weights, $0.baseAddress!, n) }
+            for table in [KernelTable.portable] + Self.variants {
+                var a = [UInt8](repeating: 0xA5, count: n + 64), c = a
+                let done = a.withUnsafeMutableBufferPointer { pa in c.withUnsafeMutableBufferPointer { pc in
+                    ring.withUnsafeBufferPointer { r in five.withUnsafeBufferPointer { o in weights.withUnsafeBufferPointer { w in
+                        table.blurVerticalTwo(r.baseAddress!, o.baseAddress!, w.baseAddress!, weights.count, pa.baseAddress!, pc.baseAddress!, n)
+                    } } }
+                } }
+                #expect(done == oneDone, "blurVerticalTwo \(n) at \(table.name): did \(done), one row \(oneDone)")
+                #expect(Array(a[0..<done]) == Array(firstRow[0..<done]) && Array(c[0..<done]) == Array(secondRow[0..<done]),
+                        "blurVerticalTwo \(n) at \(table.name)")
+                #expect(a[n...].allSatisfy { $0 == 0xA5 } && c[n...].allSatisfy { $0 == 0xA5 }, "blurVerticalTwo \(n) at \(table.name): wrote past")
+            }
             let rounded = max(16, (n + 15) / 16 * 16)
             var expected = [Float](repeating: -1, count: rounded)
             expected.withUnsafeMutableBufferPointer { KernelTable.portable.gradient($0.baseAddress!, n, 10.3, -4.5, 2, 30) }

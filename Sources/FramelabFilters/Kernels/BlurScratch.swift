@@ -41,7 +41,7 @@ final class BlurScratch {
         rows = [Int16](repeating: 0, count: counts.rows)
         ring = [Int16](repeating: 0, count: counts.ring)
         weights = [SIMD16<Int16>](repeating: .zero, count: 2 * counts.weightPairs)
-        slots = [Int](repeating: 0, count: counts.weightPairs)
+        slots = [Int](repeating: 0, count: counts.weightPairs + 1)
         allocations += 1
     }
 

@@ -104,8 +104,8 @@ struct GaussianBlur: Sendable {
 
     /// Pixels per strip of columns for this blur on rows of `width` pixels of `channels`.
     func stripWidth(width: Int, channels: Int) -> Int {
-        let ringCount = 2 * radius + 1
-        let fits = Self.ringBytes / (4 * ringCount * channels)
+        // 2r + 4 slots of two rows of Int16 samples (`applyVector`).
+        let fits = Self.ringBytes / (4 * (2 * radius + 4) * channels)
         // Narrow strips pay for their 2r padding columns; below 64 pixels not worth it.
         return min(width, max(64, fits))
     }
@@ -122,11 +122,12 @@ struct GaussianBlur: Sendable {
     func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, scratch: BlurScratch,
                      kernels: KernelTable = KernelLevel.currentTable) {
         let ch = input.format.channels, w = input.width, h = input.height, r = radius
-        let ringCount = 2 * r + 1, count = r + 1
+        // 2r + 4 ring slots: four output rows at a time read slots y − r − 1 … y + r + 2.
+        let ringCount = 2 * r + 1, count = r + 1, ringSlots = 2 * r + 4
         let strip = stripWidth(width: w, channels: ch), paddedPixels = strip + 2 * r + 1
         let rowLength = strip * ch + 16, slotLength = 2 * strip * ch + 32
         scratch.reserve(.init(padded: paddedPixels * ch + 16, pairs: 2 * (strip + 2 * r) * ch + 32, rows: 2 * rowLength,
-                              ring: ringCount * slotLength, weightPairs: count))
+                              ring: ringSlots * slotLength, weightPairs: count))
         let fixed = self.fixed
         func tap(_ k: Int) -> Int16 { k >= 0 && k < ringCount ? Int16(fixed[k]) : 0 }
         input.withUnsafeBytes { src in
@@ -146,7 +147,7 @@ struct GaussianBlur: Sendable {
                     }
                     // The horizontally blurred row sy of the strip: one of two, by parity.
                     func blurred(_ sy: Int) -> UnsafeMutablePointer<Int16> { b.rows + (sy & 1) * rowLength }
-                    func slot(_ sy: Int) -> Int { (sy % ringCount + ringCount) % ringCount * slotLength }
+                    func slot(_ sy: Int) -> Int { (sy % ringSlots + ringSlots) % ringSlots * slotLength }
                     var x0 = 0
                     while x0 < w {
                         let sw = min(strip, w - x0), n = sw * ch
@@ -172,23 +173,45 @@ struct GaussianBlur: Sendable {
                         }
                         // Ring slot sy: blurred rows sy and sy + 1 as pairs.
                         func pairUp(_ sy: Int) { interleave(blurred(sy), blurred(sy + 1), b.ring + slot(sy), n) }
-                        let first = rows.lowerBound - r - 1
-                        horizontal(first)
-                        for sy in (first + 1)..<(rows.lowerBound + r) { horizontal(sy); pairUp(sy - 1) }
-                        for y in rows {
-                            horizontal(y + r)
-                            pairUp(y + r - 1)
-                            for p in 0..<count { b.slots[p] = slot(y - r - 1 + 2 * p) }
-                            let drow = d + y * output.stride + x0 * ch
-                            var i = kernels.blurVertical(b.ring, b.slots, verticalWeights, count, drow, n)
-                            while i < n {
+                        // Blurs and pairs source rows up to `last` (each row once).
+                        var built = rows.lowerBound - r - 1
+                        horizontal(built)
+                        func build(through last: Int) {
+                            while built < last { built += 1; horizontal(built); pairUp(built - 1) }
+                        }
+                        // Output row y's slots (count, or count + 1 for y and y + 2 together).
+                        func gather(_ y: Int, _ slots: Int) { for p in 0..<slots { b.slots[p] = slot(y - r - 1 + 2 * p) } }
+                        func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { d + y * output.stride + x0 * ch }
+                        // The bytes of output row y a vector entry left, from `i` on, with the ring slots
+                        // of `gather(y, count)` starting at slots[from].
+                        func tail(_ y: Int, _ from: Int, _ start: Int) {
+                            let drow = row(y)
+                            for i in start..<n {
                                 var acc: Int32 = 0
                                 for p in 0..<count {
-                                    let pair = b.ring + b.slots[p] + 2 * i
+                                    let pair = b.ring + b.slots[from + p] + 2 * i
                                     acc += Int32(pair[0]) * Int32(tap(2 * p - 1)) + Int32(pair[1]) * Int32(tap(2 * p))
                                 }
                                 drow[i] = UInt8(min(255, (acc + (1 << 20)) >> 21))
-                                i += 1
+                            }
+                        }
+                        var y = rows.lowerBound
+                        while y < rows.upperBound {
+                            if y + 3 < rows.upperBound {
+                                // Rows y, y + 2 and y + 1, y + 3 share all but one slot: one read for two rows.
+                                build(through: y + 3 + r)
+                                for top in [y, y + 1] {
+                                    gather(top, count + 1)
+                                    let done = kernels.blurVerticalTwo(b.ring, b.slots, verticalWeights, count, row(top), row(top + 2), n)
+                                    tail(top, 0, done)
+                                    tail(top + 2, 1, done)
+                                }
+                                y += 4
+                            } else {
+                                build(through: y + r)
+                                gather(y, count)
+                                tail(y, 0, kernels.blurVertical(b.ring, b.slots, verticalWeights, count, row(y), n))
+                                y += 1
                             }
                         }
                         x0 += sw
