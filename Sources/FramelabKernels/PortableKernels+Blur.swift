@@ -67,27 +67,14 @@ extension PortableKernels {
         }
         var i = 0
         while i &+ 32 <= n {
-            var p = UnsafeRawPointer(pairs + 2 &* i)
-            var a0 = I(), a1 = I(), a2 = I(), a3 = I()
-            for k in 0..<count {
-                let w = weights[k]
-                a0 &+= products(p.loadUnaligned(as: Pairs.self), w)
-                a1 &+= products((p + 32).loadUnaligned(as: Pairs.self), w)
-                a2 &+= products((p + 64).loadUnaligned(as: Pairs.self), w)
-                a3 &+= products((p + 96).loadUnaligned(as: Pairs.self), w)
-                p += step
-            }
+            let base = UnsafeRawPointer(pairs + 2 &* i)
+            let (a0, a1, a2, a3) = fourSums(count, weights, products) { base + $0 &* step }
             narrow(a0, i); narrow(a1, i &+ 8); narrow(a2, i &+ 16); narrow(a3, i &+ 24)
             i &+= 32
         }
         while i &+ 8 <= n {
-            var p = UnsafeRawPointer(pairs + 2 &* i)
-            var acc = I()
-            for k in 0..<count {
-                acc &+= products(p.loadUnaligned(as: Pairs.self), weights[k])
-                p += step
-            }
-            narrow(acc, i)
+            let base = UnsafeRawPointer(pairs + 2 &* i)
+            narrow(oneSum(count, weights, products) { base + $0 &* step }, i)
             i &+= 8
         }
         return i
@@ -110,26 +97,40 @@ extension PortableKernels {
         }
         var i = 0
         while i &+ 32 <= n {
-            var a0 = I(), a1 = I(), a2 = I(), a3 = I()
-            for k in 0..<count {
-                let p = UnsafeRawPointer(ring + slots[k] + 2 &* i), w = weights[k]
-                a0 &+= products(p.loadUnaligned(as: Pairs.self), w)
-                a1 &+= products((p + 32).loadUnaligned(as: Pairs.self), w)
-                a2 &+= products((p + 64).loadUnaligned(as: Pairs.self), w)
-                a3 &+= products((p + 96).loadUnaligned(as: Pairs.self), w)
-            }
+            let (a0, a1, a2, a3) = fourSums(count, weights, products) { UnsafeRawPointer(ring + slots[$0] + 2 &* i) }
             narrow(a0, i); narrow(a1, i &+ 8); narrow(a2, i &+ 16); narrow(a3, i &+ 24)
             i &+= 32
         }
         while i &+ 8 <= n {
-            var acc = I()
-            for k in 0..<count {
-                acc &+= products(UnsafeRawPointer(ring + slots[k] + 2 &* i).loadUnaligned(as: Pairs.self), weights[k])
-            }
-            narrow(acc, i)
+            narrow(oneSum(count, weights, products) { UnsafeRawPointer(ring + slots[$0] + 2 &* i) }, i)
             i &+= 8
         }
         return i
+    }
+
+    /// Σ_k products(the 32 bytes at address(k) + 32j, weights[k]) for j = 0..<4: four sums
+    /// of eight outputs, each weight pair and address found once for the four vectors.
+    @inlinable @inline(__always)
+    @usableFromInline static func fourSums(_ count: Int, _ weights: UnsafePointer<Pairs>, _ products: (Pairs, Pairs) -> I,
+                         _ address: (Int) -> UnsafeRawPointer) -> (I, I, I, I) {
+        var a0 = I(), a1 = I(), a2 = I(), a3 = I()
+        for k in 0..<count {
+            let p = address(k), w = weights[k]
+            a0 &+= products(p.loadUnaligned(as: Pairs.self), w)
+            a1 &+= products((p + 32).loadUnaligned(as: Pairs.self), w)
+            a2 &+= products((p + 64).loadUnaligned(as: Pairs.self), w)
+            a3 &+= products((p + 96).loadUnaligned(as: Pairs.self), w)
+        }
+        return (a0, a1, a2, a3)
+    }
+
+    /// Σ_k products(the 32 bytes at address(k), weights[k]): one sum of eight outputs.
+    @inlinable @inline(__always)
+    @usableFromInline static func oneSum(_ count: Int, _ weights: UnsafePointer<Pairs>, _ products: (Pairs, Pairs) -> I,
+                       _ address: (Int) -> UnsafeRawPointer) -> I {
+        var acc = I()
+        for k in 0..<count { acc &+= products(address(k).loadUnaligned(as: Pairs.self), weights[k]) }
+        return acc
     }
 
     /// The vertical pass for two output rows two apart (y and y + 2), which share all but one
