@@ -66,6 +66,24 @@ import Glibc
         #expect(report.goalChecks().first { $0.goal == "SIMD sepia within 2.50x of memcpy" }?.measured == "2.00 ms = 2.50x memcpy")
     }
 
+    /// A ratio that misses its goal by less than the printed rounding gets a third decimal,
+    /// so a line never reads "1.70x" next to "NOT met" for a 1.70x goal.
+    @Test func goalRatiosNearTheGoalShowWhyTheyMissIt() {
+        var report = BenchReport()
+        report.isa = "avx2"
+        report.memcpy = ["1920x1080": Self.timing(1)]
+        report.results = [Self.row("gamma", "recipe", 1.6984), Self.row("gamma", "recipe", 1, threads: 2),
+                          Self.row("sepia", "recipe", 1.72), Self.row("sepia", "recipe", 1, threads: 2),
+                          Self.row("hue", "simd", 2.5012)]
+        let lines = report.goalLines()
+        let gamma = lines.first { $0.goal.hasPrefix("gamma (recipe) at 1920x1080") }
+        #expect(gamma?.met == false && gamma?.measured.hasSuffix("= 1.698x") == true, "\(gamma?.measured ?? "")")
+        let sepia = lines.first { $0.goal.hasPrefix("sepia (recipe) at 1920x1080") }
+        #expect(sepia?.met == true && sepia?.measured.hasSuffix("= 1.72x") == true, "\(sepia?.measured ?? "")")
+        let hue = lines.first { $0.goal == "SIMD hue within 2.50x of memcpy" }
+        #expect(hue?.met == false && hue?.measured == "2.50 ms = 2.501x memcpy", "\(hue?.measured ?? "")")
+    }
+
     /// Each level checks its own goals; the baseline level prints its numbers without a verdict.
     @Test func goalsDependOnTheKernelLevel() throws {
         var report = BenchReport()

@@ -52,19 +52,19 @@ extension BenchReport {
             for name in Self.matrixOps {
                 guard let s = time(name, "simd") else { continue }
                 let limit = limits.matrixVsMemcpy ?? 2.5
-                add("SIMD \(name) within \(Self.ratio(limit)) of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m)) memcpy",
+                add("SIMD \(name) within \(Self.ratio(limit)) of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m, goal: limit)) memcpy",
                     s / m <= limit, checked: limits.matrixVsMemcpy != nil)
             }
             if let limit = limits.curveVsMemcpy {
                 for name in Self.curveOps {
                     guard let s = time(name, "simd") else { continue }
-                    add("SIMD \(name) within \(Self.ratio(limit)) of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m)) memcpy",
+                    add("SIMD \(name) within \(Self.ratio(limit)) of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m, goal: limit)) memcpy",
                         s / m <= limit, checked: true)
                 }
             }
             for name in Self.memcpyBoundOps {
                 guard let s = time(name, "simd") else { continue }
-                add("SIMD \(name) within 4.00x of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m)) memcpy", s / m <= 4,
+                add("SIMD \(name) within 4.00x of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m, goal: 4)) memcpy", s / m <= 4,
                     checked: common)
             }
         }
@@ -72,26 +72,26 @@ extension BenchReport {
             if let single = time("sepia", "simd") {
                 let r = fused / single
                 add("four-op recipe within 1.30x of one SIMD colour op (sepia)",
-                    "\(Self.ms(fused)) vs \(Self.ms(single)) ms = \(Self.ratio(r))", r <= 1.3, checked: common)
+                    "\(Self.ms(fused)) vs \(Self.ms(single)) ms = \(Self.ratio(r, goal: 1.3))", r <= 1.3, checked: common)
             }
             if let eager = time("chain4", "eager-simd") {
                 let r = eager / fused
                 add("four-op recipe at least 3x faster than eager SIMD",
-                    "\(Self.ms(eager)) vs \(Self.ms(fused)) ms = \(Self.ratio(r))", r >= 3, checked: common)
+                    "\(Self.ms(eager)) vs \(Self.ms(fused)) ms = \(Self.ratio(r, goal: 3))", r >= 3, checked: common)
             }
         }
         // Every vector path against its OpenCV reference (the filters measured on both).
         for r in results where r.path == "simd" && r.size == size && r.filter != "chain4" {
             guard let cv = time(r.filter, "opencv") else { continue }
             let s = r.timing.minMs
-            add("SIMD \(r.filter) no slower than OpenCV", "\(Self.ms(s)) vs \(Self.ms(cv)) ms = \(Self.ratio(s / cv))",
+            add("SIMD \(r.filter) no slower than OpenCV", "\(Self.ms(s)) vs \(Self.ms(cv)) ms = \(Self.ratio(s / cv, goal: 1))",
                 s <= cv, checked: common)
         }
         // The enlarging resize (720p to 1080p; the table's resize row shrinks 1080p to 720p).
         let up = FilterBenchmark.resizeUp, upSize = "\(up.width)x\(up.height)"
         if let s = time(up.name, "simd", at: upSize), let cv = time(up.name, "opencv", at: upSize) {
             add("SIMD \(up.name) (\(up.spec), \(upSize) in) no slower than OpenCV",
-                "\(Self.ms(s)) vs \(Self.ms(cv)) ms = \(Self.ratio(s / cv))", s <= cv, checked: common)
+                "\(Self.ms(s)) vs \(Self.ms(cv)) ms = \(Self.ratio(s / cv, goal: 1))", s <= cv, checked: common)
         }
         // Two threads against one: every per-pixel op and the chain at 1080p, the chain at 720p.
         for r in results where r.path == "recipe" && r.threads == 1 && (r.size == size || (r.size == small && r.filter == "chain4")) {
@@ -100,7 +100,7 @@ extension BenchReport {
             let q = r.timing.minMs / two
             let what = r.filter == "chain4" ? "four-op recipe" : "\(r.filter) (recipe)"
             add("\(what) at \(r.size) with 2 threads at least 1.70x faster than 1",
-                "\(Self.ms(r.timing.minMs)) vs \(Self.ms(two)) ms = \(Self.ratio(q))", q >= 1.7, checked: common)
+                "\(Self.ms(r.timing.minMs)) vs \(Self.ms(two)) ms = \(Self.ratio(q, goal: 1.7))", q >= 1.7, checked: common)
         }
         return lines
     }

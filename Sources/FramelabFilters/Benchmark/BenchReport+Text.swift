@@ -4,6 +4,13 @@ extension BenchReport {
     static func ms(_ v: Double) -> String { v >= 100 ? String(Int(v.rounded())) : fixedDigits(v, digits: v >= 10 ? 1 : 2) }
     static func ratio(_ v: Double?) -> String { v.map { fixedDigits($0, digits: 2) + "x" } ?? "—" }
 
+    /// A ratio in a goal line: three decimals when two would print the goal itself (1.698
+    /// prints as 1.70x yet misses a 1.70x goal; 1.698x says why).
+    static func ratio(_ v: Double, goal: Double) -> String {
+        let two = fixedDigits(v, digits: 2)
+        return (two == fixedDigits(goal, digits: 2) && v != goal ? fixedDigits(v, digits: 3) : two) + "x"
+    }
+
     static func fixedDigits(_ v: Double, digits: Int) -> String {
         var s = String((v * pow10(digits)).rounded() / pow10(digits))
         if let dot = s.firstIndex(of: ".") {
