@@ -90,11 +90,7 @@ extension PortableKernels {
                                     _ weights: UnsafePointer<Pairs>, _ count: Int,
                                     _ dst: UnsafeMutablePointer<UInt8>, _ n: Int,
                                     _ products: (Pairs, Pairs) -> I) -> Int {
-        let round = I(repeating: 1 << 20), top = I(repeating: 255)
-        @inline(__always) func narrow(_ acc: I, _ at: Int) {
-            let v = lanewiseMin((acc &+ round) &>> 21, top)
-            UnsafeMutableRawPointer(dst + at).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
-        }
+        @inline(__always) func narrow(_ acc: I, _ at: Int) { storeBlurredBytes(acc, dst + at) }
         var i = 0
         while i &+ 32 <= n {
             let (a0, a1, a2, a3) = fourSums(count, weights, products) { UnsafeRawPointer(ring + slots[$0] + 2 &* i) }
@@ -106,6 +102,14 @@ extension PortableKernels {
             i &+= 8
         }
         return i
+    }
+
+    /// Eight vertical sums as bytes at `dst`: min(255, (sum + 2^20) >> 21), the two passes'
+    /// 2^14 weights each and the horizontal pass's 7 fractional bits taken off with rounding.
+    @inlinable @inline(__always)
+    @usableFromInline static func storeBlurredBytes(_ acc: I, _ dst: UnsafeMutablePointer<UInt8>) {
+        let v = lanewiseMin((acc &+ I(repeating: 1 << 20)) &>> 21, I(repeating: 255))
+        UnsafeMutableRawPointer(dst).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
     }
 
     /// Σ_k products(the 32 bytes at address(k) + 32j, weights[k]) for j = 0..<4: four sums
@@ -137,17 +141,14 @@ extension PortableKernels {
     /// of their slots: `slots` holds count + 1 offsets; the first row combines slots 0..<count,
     /// the second slots 1...count, each with weight pairs 0..<count, as `blurVertical`. Each
     /// shared slot is read once for both rows: half the bytes from the ring. 32 bytes of each
-    /// row a step in eight sums, then eight. Returns how many bytes of each row it wrote.
+    /// row a step in eight sums, then eight. `count` is r + 1 ≥ 1. Returns how many bytes of each
+    /// row it wrote.
     @inlinable @inline(__always)
     public static func blurVerticalTwo(_ ring: UnsafePointer<Int16>, _ slots: UnsafePointer<Int>,
                                        _ weights: UnsafePointer<Pairs>, _ count: Int,
                                        _ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>, _ n: Int,
                                        _ products: (Pairs, Pairs) -> I) -> Int {
-        let round = I(repeating: 1 << 20), top = I(repeating: 255)
-        @inline(__always) func narrow(_ acc: I, _ dst: UnsafeMutablePointer<UInt8>, _ at: Int) {
-            let v = lanewiseMin((acc &+ round) &>> 21, top)
-            UnsafeMutableRawPointer(dst + at).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
-        }
+        @inline(__always) func narrow(_ acc: I, _ dst: UnsafeMutablePointer<UInt8>, _ at: Int) { storeBlurredBytes(acc, dst + at) }
         @inline(__always) func load(_ slot: Int, _ at: Int) -> Pairs {
             UnsafeRawPointer(ring + slots[slot] + 2 &* at).loadUnaligned(as: Pairs.self)
         }
@@ -159,7 +160,7 @@ extension PortableKernels {
             var a2 = products(load(0, i &+ 16), w0), a3 = products(load(0, i &+ 24), w0)
             var b0 = products(load(count, i), wl), b1 = products(load(count, i &+ 8), wl)
             var b2 = products(load(count, i &+ 16), wl), b3 = products(load(count, i &+ 24), wl)
-            for k in 1..<Swift.max(1, count) {
+            for k in 1..<count {
                 let p = UnsafeRawPointer(ring + slots[k] + 2 &* i), wa = weights[k], wb = weights[k &- 1]
                 let v0 = p.loadUnaligned(as: Pairs.self), v1 = (p + 32).loadUnaligned(as: Pairs.self)
                 a0 &+= products(v0, wa); b0 &+= products(v0, wb)
@@ -174,7 +175,7 @@ extension PortableKernels {
         }
         while i &+ 8 <= n {
             var a = products(load(0, i), weights[0]), b = products(load(count, i), weights[count &- 1])
-            for k in 1..<Swift.max(1, count) {
+            for k in 1..<count {
                 let v = load(k, i)
                 a &+= products(v, weights[k])
                 b &+= products(v, weights[k &- 1])
