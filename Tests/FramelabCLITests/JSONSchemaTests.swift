@@ -281,6 +281,7 @@ import Testing
         try document(["bench", "filters", "--size", "64x48", "--chain-size", "64x48", "--filter", "sepia", "--repeats", "1",
                       "--warmup", "0", "--quiet", "--json"], .object([
             "isa": .string, "interrupted": .bool, "memcpy_ms": .nullable(.number), "memcpy_ms_by_size": .map(.nullable(.number)),
+            "memcpy_in_pieces_ms_by_threads": .map(.nullable(.number)),
             "results": .array(.object(["filter": .string, "path": .string, "size": .string, "threads": .integer,
                                        "min_ms": .nullable(.number), "median_ms": .nullable(.number), "runs": .integer,
                                        "side_by_side": .bool, "vs_memcpy": .nullable(.number),

@@ -48,10 +48,18 @@ import Glibc
         report.goalTimings = [FilterBenchmark.goalKey("memcpy", ""): Self.timing(0.8),
                               FilterBenchmark.goalKey("sepia", "simd"): Self.timing(2),
                               FilterBenchmark.goalKey("chain4", "recipe"): Self.timing(2.5),
+                              FilterBenchmark.goalKey(FilterBenchmark.memcpyInPiecesKey, ""): Self.timing(0.8),
+                              FilterBenchmark.goalKey(FilterBenchmark.memcpyInPiecesKey, "", threads: 2): Self.timing(0.5),
                               FilterBenchmark.goalKey("chain4", "recipe", threads: 2, size: "1280x720"): Self.timing(1)]
         report.goalRounds = FilterBenchmark.goalRounds
         report.adoptSideBySide()
         #expect(report.memcpy["1920x1080"]?.minMs == 0.8)
+        #expect(report.memcpyInPieces[2]?.minMs == 0.5)
+        // The memory system's own two-thread gain is printed beside the thread goals, as information.
+        let memory = report.goalLines().first { $0.goal.hasPrefix("memcpy at 1920x1080 in a recipe's row pieces with 2 threads") }
+        #expect(memory?.met == nil && memory?.measured == "0.80 vs 0.50 ms = 1.60x", "\(memory?.measured ?? "")")
+        #expect(!report.goals()[0].contains("sets no goals"))
+        #expect(report.document.memcpy_in_pieces_ms_by_threads == ["1": 0.8, "2": 0.5])
         #expect(report.result("chain4", "recipe", "1920x1080")?.timing.minMs == 2.5)
         #expect(report.result("chain4", "recipe", "1920x1080")?.sideBySide == true)
         #expect(report.result("chain4", "recipe", "1280x720", threads: 2)?.timing.minMs == 1)
@@ -64,6 +72,18 @@ import Glibc
         let sepiaRow = text.split(separator: "\n").first { $0.hasPrefix("sepia") && $0.contains("simd") }
         #expect(sepiaRow?.contains("2.50x") == true && sepiaRow?.hasSuffix("*") == true, "\(sepiaRow ?? "")")
         #expect(report.goalChecks().first { $0.goal == "SIMD sepia within 2.50x of memcpy" }?.measured == "2.00 ms = 2.50x memcpy")
+    }
+
+    /// The memcpy in pieces copies every byte of the frame on one worker and on two, even
+    /// with fewer rows than pieces.
+    @Test func theCopyInPiecesCopiesTheWholeFrame() {
+        for height in [1, 2, 17, 37] { for threads in [1, 2] {
+            let frame = FilterBenchmark.testFrame(width: 61, height: height)
+            let copy = Mat(format: frame.format, width: 61, height: height)
+            FilterBenchmark.copyInPieces(frame, into: copy, threads: threads)
+            let same = frame.withUnsafeBytes { a in copy.withUnsafeBytes { b in a.elementsEqual(b) } }
+            #expect(same, "height \(height), \(threads) threads")
+        } }
     }
 
     /// A ratio that misses its goal by less than the printed rounding gets a third decimal,

@@ -2,7 +2,8 @@ import FramelabCore
 
 extension BenchReport {
     /// What `bench filters --json` prints and a bench run keeps in its `bench_json` attribute:
-    /// `{"isa", "interrupted", "memcpy_ms", "memcpy_ms_by_size", "results": [{filter, path,
+    /// `{"isa", "interrupted", "memcpy_ms", "memcpy_ms_by_size", "memcpy_in_pieces_ms_by_threads",
+    /// "results": [{filter, path,
     /// size, threads, min_ms, median_ms, runs, side_by_side, vs_memcpy, vs_opencv,
     /// vs_scalar}], "skipped", "goals": [{goal, measured, met}]}`. `memcpy_ms` is the minimum
     /// for the first size; a time or ratio that was not measured is null, as is "met" for a
@@ -25,6 +26,7 @@ extension BenchReport {
         let interrupted: Bool
         @NullWhenAbsent var memcpy_ms: Double?
         let memcpy_ms_by_size: [String: Double?]
+        let memcpy_in_pieces_ms_by_threads: [String: Double?]
         let results: [Result]
         let skipped: [String]
         let goals: [Goal]
@@ -35,6 +37,7 @@ extension BenchReport {
             isa: isa, interrupted: interrupted,
             memcpy_ms: sizes.first.flatMap { memcpy[$0] }?.minMs.finiteOrNil,
             memcpy_ms_by_size: memcpy.mapValues { $0.minMs.finiteOrNil },
+            memcpy_in_pieces_ms_by_threads: Dictionary(uniqueKeysWithValues: memcpyInPieces.map { ("\($0.key)", $0.value.minMs.finiteOrNil) }),
             results: results.map { r in
                 let q = ratios(r)
                 return Document.Result(filter: r.filter, path: r.path, size: r.size, threads: r.threads,

@@ -21,6 +21,9 @@ public struct BenchReport: Sendable {
     public var isa = KernelLevel.current.rawValue
     /// memcpy of one BGRA frame, per size ("WxH").
     public var memcpy: [String: BenchTimer.Timing] = [:]
+    /// memcpy of the 1920x1080 frame in the row pieces a per-pixel recipe cuts it into, by
+    /// number of workers (1 and 2): the gain a second thread gets from the memory system alone.
+    public var memcpyInPieces: [Int: BenchTimer.Timing] = [:]
     /// Per-filter results (`filter` is a built-in name) and the chain results
     /// (`filter` is "chain4", path "eager-simd", "recipe", "eager-scalar", "eager-opencv").
     public var results: [BenchResult] = []
@@ -48,6 +51,10 @@ public struct BenchReport: Sendable {
             guard dims.count == 2, let threads = Int(parts[2]) else { continue }
             if parts[0] == "memcpy" {
                 memcpy[parts[3]] = timing
+                continue
+            }
+            if parts[0] == FilterBenchmark.memcpyInPiecesKey {
+                memcpyInPieces[threads] = timing
                 continue
             }
             var row = BenchResult(filter: parts[0], path: parts[1], width: dims[0], height: dims[1], threads: threads, timing: timing)

@@ -185,6 +185,7 @@ public struct FilterBenchmark {
         let main = (width: 1920, height: 1080), small = (width: 1280, height: 720)
         let measured = configuration.sizes.contains { $0 == main } || configuration.budgetSizes.contains { $0 == main }
         guard measured else { return }
+        let paths = configuration.paths
         var frames: [String: Mat] = [:]
         func frame(_ size: (width: Int, height: Int)) -> Mat {
             let key = "\(size.width)x\(size.height)"
@@ -199,11 +200,16 @@ public struct FilterBenchmark {
         var bodies: [() throws -> Void] = [{
             copy.withUnsafeMutableBytes { dst in mainFrame.withUnsafeBytes { src in _ = memcpy(dst.baseAddress!, src.baseAddress!, src.count) } }
         }]
+        if paths.contains(.recipe) {
+            for threads in [1, 2] {
+                keys.append(Self.goalKey(Self.memcpyInPiecesKey, "", threads: threads))
+                bodies.append { Self.copyInPieces(mainFrame, into: copy, threads: threads) }
+            }
+        }
         func add(_ key: String, _ filters: [any FrameFilter], on input: Mat) {
             keys.append(key)
             bodies.append { try Self.runChain(filters, on: input) }
         }
-        let paths = configuration.paths
         for name in configuration.filters where registry[name]?.hasPaths == true {
             let spec = try Self.benchSpec(name)
             if paths.contains(.simd) { add(Self.goalKey(name, "simd"), [try registry.instantiate(spec, path: .simd)], on: mainFrame) }
@@ -322,6 +328,31 @@ public struct FilterBenchmark {
         return copy.withUnsafeMutableBytes { dst in
             frame.withUnsafeBytes { src in
                 timer.measure { memcpy(dst.baseAddress!, src.baseAddress!, src.count) }
+            }
+        }
+    }
+
+    /// The goal key's name for `copyInPieces`.
+    static let memcpyInPiecesKey = "memcpy-pieces"
+
+    /// memcpy of `frame` into `copy` in the row pieces a per-pixel recipe on two threads
+    /// cuts the frame into (`RowParallel.piecesPerWorker` a worker), handed out to
+    /// `threads` workers as a recipe hands them out; on one worker the same pieces run one
+    /// after the other, so the two differ only in the second worker (glibc may copy a whole
+    /// frame and a half-megabyte piece differently).
+    static func copyInPieces(_ frame: Mat, into copy: Mat, threads: Int) {
+        let pieces = 2 * RowParallel.piecesPerWorker, height = frame.height
+        copy.withUnsafeMutableBytes { dst in
+            frame.withUnsafeBytes { src in
+                // The same bytes as the whole-frame memcpy, cut at row starts.
+                let to = UncheckedSendable(dst.baseAddress!), from = UncheckedSendable(src.baseAddress!)
+                let stride = frame.stride, count = min(src.count, dst.count)
+                RowParallel.runBands(rows: pieces, threads: threads, piecesPerWorker: RowParallel.piecesPerWorker) { _, ks in
+                    for k in ks {
+                        let start = height * k / pieces * stride, end = min(height * (k + 1) / pieces * stride, count)
+                        if end > start { memcpy(to.value + start, from.value + start, end - start) }
+                    }
+                }
             }
         }
     }
