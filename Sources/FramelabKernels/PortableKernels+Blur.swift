@@ -50,6 +50,41 @@ extension PortableKernels {
         return i
     }
 
+    /// A row of bytes as the horizontal pass's pairs, each sample with the one `channels`
+    /// on: out[2j] = s[j], out[2j + 1] = s[j + channels] for j < n (reads s[0..<n + channels]),
+    /// sixteen a step; returns how many it did (the caller finishes the rest). Bytes go
+    /// straight to pairs: no row of Int16 samples in between. On x86-64, SSE2's byte unpacks
+    /// (the same instructions at every level, so not a kernel-table entry).
+    @inlinable @inline(__always)
+    public static func blurPairBytes(_ s: UnsafePointer<UInt8>, _ channels: Int,
+                                     _ out: UnsafeMutablePointer<Int16>, _ n: Int) -> Int {
+        var j = 0
+        while j &+ 16 <= n {
+            let x = UnsafeRawPointer(s + j).loadUnaligned(as: SIMD16<UInt8>.self)
+            let y = UnsafeRawPointer(s + (j &+ channels)).loadUnaligned(as: SIMD16<UInt8>.self)
+            let o = UnsafeMutableRawPointer(out + 2 &* j)
+            #if arch(x86_64)
+            // x0 y0 x1 y1 … as bytes, then each byte widened by a zero byte above it.
+            let a = unsafeBitCast(x, to: __m128i.self), b = unsafeBitCast(y, to: __m128i.self), zero = _mm_setzero_si128()
+            let low = _mm_unpacklo_epi8(a, b), high = _mm_unpackhi_epi8(a, b)
+            o.storeBytes(of: unsafeBitCast(_mm_unpacklo_epi8(low, zero), to: SIMD8<Int16>.self), as: SIMD8<Int16>.self)
+            (o + 16).storeBytes(of: unsafeBitCast(_mm_unpackhi_epi8(low, zero), to: SIMD8<Int16>.self), as: SIMD8<Int16>.self)
+            (o + 32).storeBytes(of: unsafeBitCast(_mm_unpacklo_epi8(high, zero), to: SIMD8<Int16>.self), as: SIMD8<Int16>.self)
+            (o + 48).storeBytes(of: unsafeBitCast(_mm_unpackhi_epi8(high, zero), to: SIMD8<Int16>.self), as: SIMD8<Int16>.self)
+            #else
+            var first = Pairs(), second = Pairs()
+            for k in 0..<8 {
+                first[2 &* k] = Int16(x[k]); first[2 &* k &+ 1] = Int16(y[k])
+                second[2 &* k] = Int16(x[k &+ 8]); second[2 &* k &+ 1] = Int16(y[k &+ 8])
+            }
+            o.storeBytes(of: first, as: Pairs.self)
+            (o + 32).storeBytes(of: second, as: Pairs.self)
+            #endif
+            j &+= 16
+        }
+        return j
+    }
+
     /// Horizontal pass: pair j of `pairs` is (s[j], s[j + channels]) of a padded row s, so
     /// output i = Σ_p pairs at j = i + 2p·channels times weight pair p, for p < `count`;
     /// stored as (sum + 64) >> 7 (weights sum to 2^14: 7 fractional bits). 32 outputs a

@@ -190,6 +190,14 @@ import Testing
                 #expect(out[(2 * done)...].allSatisfy { $0 == -1 }, "blurInterleave \(n) at \(table.name): wrote past")
             }
             for channels in [1, 3, 4] {
+                // Pairs straight from bytes: the definition, nothing written past what it did.
+                let bytes = (0..<(n + channels)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                var built = [Int16](repeating: -1, count: 2 * n + 16)
+                let made = built.withUnsafeMutableBufferPointer { PortableKernels.blurPairBytes(bytes, channels, $0.baseAddress!, n) }
+                #expect(made <= n && made > n - 16, "blurPairBytes \(n) \(channels): did \(made)")
+                let definition = (0..<made).flatMap { [Int16(bytes[$0]), Int16(bytes[$0 + channels])] }
+                #expect(Array(built[0..<(2 * made)]) == definition, "blurPairBytes \(n) \(channels)")
+                #expect(built[(2 * made)...].allSatisfy { $0 == -1 }, "blurPairBytes \(n) \(channels): wrote past")
                 // Pairs (s[j], s[j + channels]) of a padded row of bytes, as the blur makes them.
                 let row = (0..<(n + 8 * channels + 16)).map { _ in Int16.random(in: 0...255, using: &rng) }
                 let pairs = (0..<(n + 6 * channels + 8)).flatMap { [row[$0], row[$0 + channels]] }

@@ -1,5 +1,5 @@
-/// The working memory of one `GaussianBlur.applyVector` call: a padded source row and its
-/// pairs, the last two horizontally blurred rows, the ring of row pairs, the splatted weight
+/// The working memory of one `GaussianBlur.applyVector` call: a padded source row (bytes,
+/// for strips at the image's edges) and its pairs, the last two horizontally blurred rows, the ring of row pairs, the splatted weight
 /// pairs and the ring slots an output row combines. One scratch serves one thread at a
 /// time; a filter instance keeps one per band (`ScratchPool`), so steady state allocates
 /// nothing and concurrent bands never share memory.
@@ -15,13 +15,15 @@ final class BlurScratch {
 
     /// The buffers as plain pointers (valid only inside `withBuffers`).
     struct Buffers {
-        let padded, pairs, rows, ring: UnsafeMutablePointer<Int16>
+        let padded: UnsafeMutablePointer<UInt8>
+        let pairs, rows, ring: UnsafeMutablePointer<Int16>
         /// Horizontal weight pairs first, then as many vertical ones.
         let weights: UnsafeMutablePointer<SIMD16<Int16>>
         let slots: UnsafeMutablePointer<Int>
     }
 
-    private var padded: [Int16] = [], pairs: [Int16] = [], rows: [Int16] = [], ring: [Int16] = []
+    private var padded: [UInt8] = []
+    private var pairs: [Int16] = [], rows: [Int16] = [], ring: [Int16] = []
     private var weights: [SIMD16<Int16>] = []
     private var slots: [Int] = []
     private var counts = Counts()
@@ -36,7 +38,7 @@ final class BlurScratch {
         counts = Counts(padded: max(needed.padded, counts.padded), pairs: max(needed.pairs, counts.pairs),
                         rows: max(needed.rows, counts.rows), ring: max(needed.ring, counts.ring),
                         weightPairs: max(needed.weightPairs, counts.weightPairs))
-        padded = [Int16](repeating: 0, count: counts.padded)
+        padded = [UInt8](repeating: 0, count: counts.padded)
         pairs = [Int16](repeating: 0, count: counts.pairs)
         rows = [Int16](repeating: 0, count: counts.rows)
         ring = [Int16](repeating: 0, count: counts.ring)

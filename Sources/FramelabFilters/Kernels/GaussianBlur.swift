@@ -113,8 +113,9 @@ struct GaussianBlur: Sendable {
     /// SIMD, on 16-bit samples two taps at a time (`PortableKernels+Blur.swift`): weights
     /// ×2^14 in each pass, the horizontal result kept at 7 fractional bits (≤ 32640, an
     /// Int16). The image is done in strips of columns (`stripWidth`). In each, a source row
-    /// is padded (edges repeated) and paired with itself one pixel on, (s[j], s[j + channels]),
-    /// so the horizontal pass takes taps 2p and 2p + 1 in one multiply-add; its rows are
+    /// (padded, edges repeated, where the strip's 2r + 1 taps reach past the image) is paired
+    /// with itself one pixel on, (s[j], s[j + channels]), straight from its bytes, so the
+    /// horizontal pass takes taps 2p and 2p + 1 in one multiply-add; its rows are
     /// paired with the next row into the ring's slots, so the vertical pass takes rows
     /// y − r − 1 + 2p and y − r + 2p in one (weights w[2p − 1], w[2p], with w[−1] = 0).
     /// `rows` of the output are produced. All working memory is in `scratch`, which the
@@ -151,22 +152,27 @@ struct GaussianBlur: Sendable {
                     var x0 = 0
                     while x0 < w {
                         let sw = min(strip, w - x0), n = sw * ch
+                        // Source columns x0 − r … x0 + sw + r of row `sy`: in the row itself when
+                        // they are all inside the image, else copied with the edges repeated.
+                        func taps(_ sy: Int) -> UnsafePointer<UInt8> {
+                            let row = s + min(max(sy, 0), h - 1) * input.stride
+                            if x0 >= r && x0 + sw + r < w { return row + (x0 - r) * ch }
+                            let pb = b.padded, left = max(0, r - x0), inside = min(x0 + sw + r + 1, w) - max(x0 - r, 0)
+                            for x in 0..<left { for c in 0..<ch { pb[x * ch + c] = row[c] } }
+                            (pb + left * ch).update(from: row + max(x0 - r, 0) * ch, count: inside * ch)
+                            for x in (left + inside)..<(sw + 2 * r + 1) { for c in 0..<ch { pb[x * ch + c] = row[(w - 1) * ch + c] } }
+                            return UnsafePointer(pb)
+                        }
                         // Horizontal pass of source row `sy`, columns x0..<x0+sw, into `blurred(sy)`.
                         func horizontal(_ sy: Int) {
-                            let row = s + min(max(sy, 0), h - 1) * input.stride, pb = b.padded
-                            // Source columns x0 − r … x0 + sw + r as Int16: the columns inside the
-                            // image in one contiguous loop (vectorised), the repeated edges one by one.
-                            let left = max(0, r - x0), inside = min(x0 + sw + r + 1, w) - max(x0 - r, 0)
-                            for x in 0..<left { for c in 0..<ch { pb[x * ch + c] = Int16(row[c]) } }
-                            let from = row + max(x0 - r, 0) * ch, to = pb + left * ch
-                            for j in 0..<(inside * ch) { to[j] = Int16(from[j]) }
-                            for x in (left + inside)..<(sw + 2 * r + 1) { for c in 0..<ch { pb[x * ch + c] = Int16(row[(w - 1) * ch + c]) } }
-                            interleave(pb, pb + ch, b.pairs, (sw + 2 * r) * ch)
+                            let source = taps(sy), pairCount = (sw + 2 * r) * ch
+                            var j = PortableKernels.blurPairBytes(source, ch, b.pairs, pairCount)
+                            while j < pairCount { b.pairs[2 * j] = Int16(source[j]); b.pairs[2 * j + 1] = Int16(source[j + ch]); j += 1 }
                             let out = blurred(sy)
                             var i = kernels.blurHorizontal(b.pairs, out, n, ch, horizontalWeights, count)
                             while i < n {
                                 var acc: Int32 = 0
-                                for k in 0..<ringCount { acc += Int32(pb[i + k * ch]) * fixed[k] }
+                                for k in 0..<ringCount { acc += Int32(source[i + k * ch]) * fixed[k] }
                                 out[i] = Int16((acc + 64) >> 7)
                                 i += 1
                             }
