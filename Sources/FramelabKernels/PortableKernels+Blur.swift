@@ -142,7 +142,7 @@ extension PortableKernels {
     /// Eight vertical sums as bytes at `dst`: min(255, (sum + 2^20) >> 21), the two passes'
     /// 2^14 weights each and the horizontal pass's 7 fractional bits taken off with rounding.
     @inlinable @inline(__always)
-    @usableFromInline static func storeBlurredBytes(_ acc: I, _ dst: UnsafeMutablePointer<UInt8>) {
+    static func storeBlurredBytes(_ acc: I, _ dst: UnsafeMutablePointer<UInt8>) {
         let v = lanewiseMin((acc &+ I(repeating: 1 << 20)) &>> 21, I(repeating: 255))
         UnsafeMutableRawPointer(dst).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
     }
@@ -150,7 +150,7 @@ extension PortableKernels {
     /// Σ_k products(the 32 bytes at address(k) + 32j, weights[k]) for j = 0..<4: four sums
     /// of eight outputs, each weight pair and address found once for the four vectors.
     @inlinable @inline(__always)
-    @usableFromInline static func fourSums(_ count: Int, _ weights: UnsafePointer<Pairs>, _ products: (Pairs, Pairs) -> I,
+    static func fourSums(_ count: Int, _ weights: UnsafePointer<Pairs>, _ products: (Pairs, Pairs) -> I,
                          _ address: (Int) -> UnsafeRawPointer) -> (I, I, I, I) {
         var a0 = I(), a1 = I(), a2 = I(), a3 = I()
         for k in 0..<count {
@@ -165,7 +165,7 @@ extension PortableKernels {
 
     /// Σ_k products(the 32 bytes at address(k), weights[k]): one sum of eight outputs.
     @inlinable @inline(__always)
-    @usableFromInline static func oneSum(_ count: Int, _ weights: UnsafePointer<Pairs>, _ products: (Pairs, Pairs) -> I,
+    static func oneSum(_ count: Int, _ weights: UnsafePointer<Pairs>, _ products: (Pairs, Pairs) -> I,
                        _ address: (Int) -> UnsafeRawPointer) -> I {
         var acc = I()
         for k in 0..<count { acc &+= products(address(k).loadUnaligned(as: Pairs.self), weights[k]) }
