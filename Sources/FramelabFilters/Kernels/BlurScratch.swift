@@ -1,8 +1,8 @@
 /// The working memory of one `GaussianBlur.applyVector` call: a padded source row (bytes,
-/// for strips at the image's edges) and its pairs, the last two horizontally blurred rows, the ring of row pairs, the splatted weight
-/// pairs and the ring slots an output row combines. One scratch serves one thread at a
-/// time; a filter instance keeps one per band (`ScratchPool`), so steady state allocates
-/// nothing and concurrent bands never share memory.
+/// for strips at the image's edges) and its pairs, the last two horizontally blurred rows,
+/// the ring of row pairs, the splatted weight pairs and the ring slots an output row
+/// combines. One scratch serves one thread at a time; a filter instance keeps one per band
+/// (`ScratchPool`), so steady state allocates nothing and concurrent bands never share memory.
 final class BlurScratch {
     /// The sizes `GaussianBlur.applyVector` needs, in elements.
     struct Counts: Equatable {
