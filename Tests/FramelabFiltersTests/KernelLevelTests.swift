@@ -171,6 +171,31 @@ import Testing
         }
     }
 
+    /// Source-over at every level, and the portable kernels, against its definition byte by
+    /// byte: min(255, t + (v + (v >> 8)) >> 8) with v = b·(255 − top alpha) + 128. Random
+    /// tops are not premultiplied, so the clamp is reached; the extremes 0 and 255 are in.
+    @Test func sourceOverMatchesItsDefinitionAtEveryLevel() {
+        var rng = SplitMix64(seed: 6)
+        for width in Self.widths {
+            let top = Self.bytes(4 * width, &rng).enumerated().map { $0.offset % 37 == 0 ? 255 : $0.offset % 41 == 0 ? 0 : $0.element }
+            let back = Self.bytes(4 * width, &rng).enumerated().map { $0.offset % 29 == 0 ? 255 : $0.element }
+            for channels in [1, 3, 4] {
+                let n = channels * width
+                let definition = (0..<n).map { i -> UInt8 in
+                    let x = i / channels, c = i % channels
+                    let v = Int(back[i]) * (255 - Int(top[4 * x + 3])) + 128
+                    return UInt8(min(255, Int(top[4 * x + c]) + ((v + (v >> 8)) >> 8)))
+                }
+                for table in [KernelTable.portable] + Self.variants {
+                    var out = [UInt8](repeating: 0xA5, count: n + 64)
+                    out.withUnsafeMutableBufferPointer { d in table.sourceOver(top, back, d.baseAddress!, width, channels) }
+                    #expect(Array(out[0..<n]) == definition, "sourceOver \(channels) \(width) at \(table.name)")
+                    #expect(out[n...].allSatisfy { $0 == 0xA5 }, "sourceOver \(channels) \(width) at \(table.name): wrote past the row")
+                }
+            }
+        }
+    }
+
     @Test func blurAndGradientEntriesAgreeWithPortable() {
         var rng = SplitMix64(seed: 5)
         // Seven taps summing to 2^14 in four pairs, as `GaussianBlur` splats them.
