@@ -39,9 +39,12 @@ public struct KernelTable: Sendable {
     /// BGRA vibrance; `amount` is the amount ×4096×256/255, rounded (see `Vibrance`).
     public let vibrance: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                     _ amount: Int32) -> Int
-    /// `n` samples: (f·w + b·(255 − w)) / 255, rounded, with the exact division by 255.
+    /// One row of blend-with-mask, `channels` samples a pixel and one mask byte a pixel:
+    /// (f·m + b·(255 − m)) / 255, rounded, with the exact division by 255. Returns how many
+    /// pixels it did (the caller does the rest; 0 for channel counts it leaves out).
     public let blend: @Sendable (_ foreground: UnsafePointer<UInt8>, _ background: UnsafePointer<UInt8>,
-                                 _ weights: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int
+                                 _ mask: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                 _ channels: Int) -> Int
     /// One row of premultiplied source-over (top is BGRA, bottom and dst have `channels`);
     /// the whole row.
     public let sourceOver: @Sendable (_ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>,
@@ -103,7 +106,7 @@ public struct KernelTable: Sendable {
                 luma: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Int,
                 vibrance: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int32) -> Int,
                 blend: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>,
-                                            UnsafeMutablePointer<UInt8>, Int) -> Int,
+                                            UnsafeMutablePointer<UInt8>, Int, Int) -> Int,
                 sourceOver: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, Int) -> Void,
                 blurInterleave: @escaping @Sendable (UnsafePointer<Int16>, UnsafePointer<Int16>, UnsafeMutablePointer<Int16>, Int) -> Int,
                 blurHorizontal: @escaping @Sendable (UnsafePointer<Int16>, UnsafeMutablePointer<Int16>, Int, Int,
@@ -157,7 +160,7 @@ extension KernelTable {
         pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
         luma: { PortableKernels.luma($0, $1, $2) },
         vibrance: { PortableKernels.vibrance($0, $1, $2, $3) },
-        blend: { PortableKernels.blend($0, $1, $2, $3, $4) },
+        blend: { PortableKernels.blend($0, $1, $2, $3, $4, $5) },
         sourceOver: { PortableKernels.sourceOver($0, $1, $2, $3, $4) },
         blurInterleave: { PortableKernels.blurInterleave($0, $1, $2, $3) },
         blurHorizontal: { PortableKernels.blurHorizontal($0, $1, $2, $3, $4, $5, PortableKernels.pairProducts) },

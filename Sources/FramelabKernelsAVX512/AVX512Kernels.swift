@@ -64,9 +64,9 @@ public enum AVX512Kernels {
         PortableKernels.vibrance(s, d, width, amount)
     }
 
-    public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ w: UnsafePointer<UInt8>,
-                             _ d: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
-        PortableKernels.blend(f, b, w, d, n)
+    public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
+                             _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
+        PortableKernels.blend(f, b, m, d, width, channels)
     }
 
     public static func sourceOver(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,

@@ -151,23 +151,22 @@ import Testing
     @Test func pixelEntriesAgreeWithPortable() {
         var rng = SplitMix64(seed: 4)
         for width in Self.widths {
-            let src = Self.bytes(4 * width, &rng), back = Self.bytes(4 * width, &rng), w = Self.bytes(4 * width, &rng)
-            src.withUnsafeBufferPointer { sb in back.withUnsafeBufferPointer { bb in w.withUnsafeBufferPointer { wb in
-                let s = sb.baseAddress!, b = bb.baseAddress!, wp = wb.baseAddress!
+            let src = Self.bytes(4 * width, &rng), back = Self.bytes(4 * width, &rng)
+            src.withUnsafeBufferPointer { sb in back.withUnsafeBufferPointer { bb in
+                let s = sb.baseAddress!, b = bb.baseAddress!
                 compareBytes("luma \(width)", n: width) { t, d in t.luma(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width) }
                 for amount: Int32 in [-4112, 0, 2056, 4112] {
                     compareRows("vibrance \(amount) \(width)", width: width, UnsafeRawPointer(s)) { t, d in
                         t.vibrance(UnsafeRawPointer(s), d, width, amount)
                     }
                 }
-                compareBytes("blend \(width)", n: 4 * width) { t, d in t.blend(s, b, wp, d, 4 * width) }
                 for channels in [3, 4] {
                     compareBytes("sourceOver \(channels) \(width)", n: channels * width) { t, d in
                         t.sourceOver(s, b, d, width, channels)
                         return channels * width
                     }
                 }
-            } } }
+            } }
         }
     }
 
@@ -191,6 +190,34 @@ import Testing
                     out.withUnsafeMutableBufferPointer { d in table.sourceOver(top, back, d.baseAddress!, width, channels) }
                     #expect(Array(out[0..<n]) == definition, "sourceOver \(channels) \(width) at \(table.name)")
                     #expect(out[n...].allSatisfy { $0 == 0xA5 }, "sourceOver \(channels) \(width) at \(table.name): wrote past the row")
+                }
+            }
+        }
+    }
+
+    /// Blend-with-mask at every level, and the portable kernels, against its definition:
+    /// (f·m + b·(255 − m) + 128 + its high byte) >> 8 per sample, one mask byte a pixel, for
+    /// the pixels the entry says it did (all but fewer than eight, for BGRA and gray8).
+    @Test func blendMatchesItsDefinitionAtEveryLevel() {
+        var rng = SplitMix64(seed: 7)
+        for width in Self.widths {
+            let front = Self.bytes(4 * width, &rng), back = Self.bytes(4 * width, &rng)
+            let mask = Self.bytes(width, &rng).enumerated().map { $0.offset % 5 == 0 ? 255 : $0.offset % 7 == 0 ? 0 : $0.element }
+            for channels in [1, 3, 4] {
+                let n = channels * width
+                let definition = (0..<n).map { i -> UInt8 in
+                    let w = Int(mask[i / channels])
+                    let v = Int(front[i]) * w + Int(back[i]) * (255 - w) + 128
+                    return UInt8((v + (v >> 8)) >> 8)
+                }
+                for table in [KernelTable.portable] + Self.variants {
+                    var out = [UInt8](repeating: 0xA5, count: n + 64)
+                    let done = out.withUnsafeMutableBufferPointer { d in table.blend(front, back, mask, d.baseAddress!, width, channels) }
+                    let expected = channels == 3 ? 0 : width - width % 8
+                    #expect(done == expected, "blend \(channels) \(width) at \(table.name): did \(done) pixels")
+                    #expect(Array(out[0..<(channels * done)]) == Array(definition[0..<(channels * done)]),
+                            "blend \(channels) \(width) at \(table.name)")
+                    #expect(out[(channels * done)...].allSatisfy { $0 == 0xA5 }, "blend \(channels) \(width) at \(table.name): wrote past")
                 }
             }
         }

@@ -154,22 +154,16 @@ public enum Compositing {
     static func blendWithMask(foreground: Mat, background: Mat, mask: Mat, into output: Mat, rows: Range<Int>,
                               kernels: KernelTable) {
         let ch = output.format.channels
-        var weights = [UInt8](repeating: 0, count: output.width * ch + 8)
         mask.withUnsafeBytes { mb in
             let mbase = mb.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            weights.withUnsafeMutableBufferPointer { wb in
-                let wp = wb.baseAddress!
-                forEachRowTriple(foreground, background, output, rows: rows) { f, b, d, y in
-                    let m = mbase + y * mask.stride
-                    // The mask spread to every channel, so the vector loop reads three aligned streams.
-                    for x in 0..<output.width { for c in 0..<ch { wp[ch * x + c] = m[x] } }
-                    let n = output.width * ch
-                    var i = kernels.blend(f, b, wp, d, n)
-                    while i < n {
-                        let w = Int(wp[i])
+            forEachRowTriple(foreground, background, output, rows: rows) { f, b, d, y in
+                let m = mbase + y * mask.stride
+                for x in kernels.blend(f, b, m, d, output.width, ch)..<output.width {
+                    let w = Int(m[x])
+                    for c in 0..<ch {
+                        let i = ch * x + c
                         let v = Int(f[i]) * w + Int(b[i]) * (255 - w) + 128
                         d[i] = UInt8((v + (v >> 8)) >> 8)
-                        i += 1
                     }
                 }
             }
