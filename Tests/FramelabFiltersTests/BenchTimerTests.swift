@@ -104,6 +104,44 @@ import Glibc
         #expect(hue?.met == false && hue?.measured == "2.50 ms = 2.501x memcpy", "\(hue?.measured ?? "")")
     }
 
+    /// The expected minimum over k runs is the mean, over every k-subset of the samples, of
+    /// the subset's smallest: checked against the subsets themselves, with the edge cases.
+    @Test func expectedMinimumIsTheMeanMinimumOfEverySubset() {
+        let t = BenchTimer.Timing(minMs: 1, medianMs: 2.5, samplesMs: [3, 1, 4, 2])
+        #expect(abs(t.expectedMinimum(overRuns: 2) - 10.0 / 6) < 1e-12)   // {1,·}×3, {2,3}, {2,4}, {3,4}
+        #expect(abs(t.expectedMinimum(overRuns: 1) - 2.5) < 1e-12)        // one run: the mean
+        for runs in [0, 4, 9] { #expect(t.expectedMinimum(overRuns: runs) == 1) }
+        var rng = SplitMix64(seed: 11)
+        let samples = (0..<9).map { _ in Double.random(in: 0.3...2, using: &rng) }
+        let many = BenchTimer.Timing(minMs: samples.min()!, medianMs: 0, samplesMs: samples)
+        for k in 1...9 {
+            var sum = 0.0, count = 0
+            for bits in 0..<(1 << 9) where bits.nonzeroBitCount == k {
+                sum += (0..<9).filter { bits & (1 << $0) != 0 }.map { samples[$0] }.min()!
+                count += 1
+            }
+            #expect(abs(many.expectedMinimum(overRuns: k) - sum / Double(count)) < 1e-12, "k = \(k)")
+        }
+    }
+
+    /// A fast case timed more often does not get a luckier minimum for it: the goal lines
+    /// and the table compare two minimums over the same number of runs.
+    @Test func ratiosCompareMinimumsOverTheSameNumberOfRuns() {
+        var report = BenchReport()
+        report.isa = "avx2"
+        report.sizes = ["1920x1080"]
+        // memcpy: one lucky run in ten; sepia: two runs. Over two runs memcpy's expected
+        // minimum is 0.4 · 2/10 + 1 · 8/10 = 0.88 ms, not 0.4.
+        report.memcpy = ["1920x1080": BenchTimer.Timing(minMs: 0.4, medianMs: 1, samplesMs: [0.4] + Array(repeating: 1, count: 9))]
+        report.results = [BenchResult(filter: "sepia", path: "simd", width: 1920, height: 1080, threads: 1,
+                                      timing: BenchTimer.Timing(minMs: 2, medianMs: 2, samplesMs: [2, 2]))]
+        let line = report.goalLines().first { $0.goal == "SIMD sepia within 2.50x of memcpy" }
+        #expect(line?.met == true && line?.measured == "2.00 ms = 2.27x memcpy", "\(line?.measured ?? "")")
+        let row = report.text().split(separator: "\n").first { $0.hasPrefix("sepia") }
+        #expect(row?.contains("2.27x") == true, "\(row ?? "")")
+        #expect(abs((report.document.results.first?.vs_memcpy ?? 0) - 2 / 0.88) < 1e-9)
+    }
+
     /// Each level checks its own goals; the baseline level prints its numbers without a verdict.
     @Test func goalsDependOnTheKernelLevel() throws {
         var report = BenchReport()

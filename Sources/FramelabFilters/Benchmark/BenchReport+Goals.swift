@@ -36,76 +36,73 @@ extension BenchReport {
     /// Goal: no more than 4x memcpy.
     static let memcpyBoundOps = ["vibrance", "radialGradient"]
 
-    /// Every goal line this report can fill, in the order printed.
+    /// Every goal line this report can fill, in the order printed. A line compares two
+    /// cases' minimums over the same number of runs (`BenchTimer.Timing.sameRunMinimums`),
+    /// and prints those.
     public func goalLines() -> [GoalLine] {
         let size = "1920x1080", small = "1280x720"
         let limits = LevelGoals.of(isa)
-        func time(_ filter: String, _ path: String, threads: Int = 1, at s: String = size) -> Double? {
-            result(filter, path, s, threads: threads)?.timing.minMs
+        func timing(_ filter: String, _ path: String, threads: Int = 1, at s: String = size) -> BenchTimer.Timing? {
+            result(filter, path, s, threads: threads)?.timing
         }
         var lines: [GoalLine] = []
         func add(_ goal: String, _ measured: String, _ met: Bool, checked: Bool) {
             lines.append(GoalLine(goal: goal, measured: measured, met: checked ? met : nil))
         }
-        let common = limits.checksCommonGoals
-        if let m = memcpy[size]?.minMs {
-            for name in Self.matrixOps {
-                guard let s = time(name, "simd") else { continue }
-                let limit = limits.matrixVsMemcpy ?? 2.5
-                add("SIMD \(name) within \(Self.ratio(limit)) of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m, goal: limit)) memcpy",
-                    s / m <= limit, checked: limits.matrixVsMemcpy != nil)
-            }
-            if let limit = limits.curveVsMemcpy {
-                for name in Self.curveOps {
-                    guard let s = time(name, "simd") else { continue }
-                    add("SIMD \(name) within \(Self.ratio(limit)) of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m, goal: limit)) memcpy",
-                        s / m <= limit, checked: true)
-                }
-            }
-            for name in Self.memcpyBoundOps {
-                guard let s = time(name, "simd") else { continue }
-                add("SIMD \(name) within 4.00x of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / m, goal: 4)) memcpy", s / m <= 4,
-                    checked: common)
-            }
+        /// "a vs b ms = a/b" with the two minimums over the same number of runs, and a/b.
+        func versus(_ a: BenchTimer.Timing, _ b: BenchTimer.Timing, goal: Double) -> (text: String, ratio: Double) {
+            let (x, y) = BenchTimer.Timing.sameRunMinimums(a, b)
+            return ("\(Self.ms(x)) vs \(Self.ms(y)) ms = \(Self.ratio(x / y, goal: goal))", x / y)
         }
-        if let fused = time("chain4", "recipe") {
-            if let single = time("sepia", "simd") {
-                let r = fused / single
-                add("four-op recipe within 1.30x of one SIMD colour op (sepia)",
-                    "\(Self.ms(fused)) vs \(Self.ms(single)) ms = \(Self.ratio(r, goal: 1.3))", r <= 1.3, checked: common)
+        let common = limits.checksCommonGoals
+        if let m = memcpy[size] {
+            func againstMemcpy(_ name: String, limit: Double, checked: Bool) {
+                guard let t = timing(name, "simd") else { return }
+                let (s, c) = BenchTimer.Timing.sameRunMinimums(t, m)
+                add("SIMD \(name) within \(Self.ratio(limit)) of memcpy", "\(Self.ms(s)) ms = \(Self.ratio(s / c, goal: limit)) memcpy",
+                    s / c <= limit, checked: checked)
             }
-            if let eager = time("chain4", "eager-simd") {
-                let r = eager / fused
-                add("four-op recipe at least 3x faster than eager SIMD",
-                    "\(Self.ms(eager)) vs \(Self.ms(fused)) ms = \(Self.ratio(r, goal: 3))", r >= 3, checked: common)
+            for name in Self.matrixOps { againstMemcpy(name, limit: limits.matrixVsMemcpy ?? 2.5, checked: limits.matrixVsMemcpy != nil) }
+            if let limit = limits.curveVsMemcpy {
+                for name in Self.curveOps { againstMemcpy(name, limit: limit, checked: true) }
+            }
+            for name in Self.memcpyBoundOps { againstMemcpy(name, limit: 4, checked: common) }
+        }
+        if let fused = timing("chain4", "recipe") {
+            if let single = timing("sepia", "simd") {
+                let v = versus(fused, single, goal: 1.3)
+                add("four-op recipe within 1.30x of one SIMD colour op (sepia)", v.text, v.ratio <= 1.3, checked: common)
+            }
+            if let eager = timing("chain4", "eager-simd") {
+                let v = versus(eager, fused, goal: 3)
+                add("four-op recipe at least 3x faster than eager SIMD", v.text, v.ratio >= 3, checked: common)
             }
         }
         // Every vector path against its OpenCV reference (the filters measured on both).
         for r in results where r.path == "simd" && r.size == size && r.filter != "chain4" {
-            guard let cv = time(r.filter, "opencv") else { continue }
-            let s = r.timing.minMs
-            add("SIMD \(r.filter) no slower than OpenCV", "\(Self.ms(s)) vs \(Self.ms(cv)) ms = \(Self.ratio(s / cv, goal: 1))",
-                s <= cv, checked: common)
+            guard let cv = timing(r.filter, "opencv") else { continue }
+            let v = versus(r.timing, cv, goal: 1)
+            add("SIMD \(r.filter) no slower than OpenCV", v.text, v.ratio <= 1, checked: common)
         }
         // The enlarging resize (720p to 1080p; the table's resize row shrinks 1080p to 720p).
         let up = FilterBenchmark.resizeUp, upSize = "\(up.width)x\(up.height)"
-        if let s = time(up.name, "simd", at: upSize), let cv = time(up.name, "opencv", at: upSize) {
-            add("SIMD \(up.name) (\(up.spec), \(upSize) in) no slower than OpenCV",
-                "\(Self.ms(s)) vs \(Self.ms(cv)) ms = \(Self.ratio(s / cv, goal: 1))", s <= cv, checked: common)
+        if let s = timing(up.name, "simd", at: upSize), let cv = timing(up.name, "opencv", at: upSize) {
+            let v = versus(s, cv, goal: 1)
+            add("SIMD \(up.name) (\(up.spec), \(upSize) in) no slower than OpenCV", v.text, v.ratio <= 1, checked: common)
         }
         // What a second thread gets from the memory system alone, for the lines below.
-        if let one = memcpyInPieces[1]?.minMs, let two = memcpyInPieces[2]?.minMs {
+        if let one = memcpyInPieces[1], let two = memcpyInPieces[2] {
+            let (x, y) = BenchTimer.Timing.sameRunMinimums(one, two)
             lines.append(GoalLine(goal: "memcpy at \(size) in a recipe's row pieces with 2 threads against 1 (the memory system's own gain; no goal)",
-                                  measured: "\(Self.ms(one)) vs \(Self.ms(two)) ms = \(Self.ratio(one / two))", met: nil))
+                                  measured: "\(Self.ms(x)) vs \(Self.ms(y)) ms = \(Self.ratio(x / y))", met: nil))
         }
         // Two threads against one: every per-pixel op and the chain at 1080p, the chain at 720p.
         for r in results where r.path == "recipe" && r.threads == 1 && (r.size == size || (r.size == small && r.filter == "chain4")) {
             guard r.filter == "chain4" || FilterRegistry.builtIns.isPerPixel(r.filter),
-                  let two = time(r.filter, "recipe", threads: 2, at: r.size) else { continue }
-            let q = r.timing.minMs / two
+                  let two = timing(r.filter, "recipe", threads: 2, at: r.size) else { continue }
+            let v = versus(r.timing, two, goal: 1.7)
             let what = r.filter == "chain4" ? "four-op recipe" : "\(r.filter) (recipe)"
-            add("\(what) at \(r.size) with 2 threads at least 1.70x faster than 1",
-                "\(Self.ms(r.timing.minMs)) vs \(Self.ms(two)) ms = \(Self.ratio(q, goal: 1.7))", q >= 1.7, checked: common)
+            add("\(what) at \(r.size) with 2 threads at least 1.70x faster than 1", v.text, v.ratio >= 1.7, checked: common)
         }
         return lines
     }
@@ -124,7 +121,7 @@ extension BenchReport {
         let how = goalRounds > 0 ? "; the compared cases timed side by side in \(goalRounds) alternating rounds of at least \(Int(FilterBenchmark.goalRoundMs)) ms a case, as in the tables" : ""
         let lines = goalLines()
         let note = !LevelGoals.of(isa).checksCommonGoals ? " (issue 16 sets no goals at the \(isa) level: measured only)" : ""
-        return ["speed goals at kernel level \(isa) (one thread unless stated, 1920x1080, min times\(how))\(note):"]
+        return ["speed goals at kernel level \(isa) (one thread unless stated, 1920x1080, min times, a ratio's two over the same number of runs\(how))\(note):"]
             + lines.map { "  [\($0.met.map { $0 ? "met" : "NOT met" } ?? "info")] \($0.goal): \($0.measured)" }
     }
 }

@@ -23,11 +23,12 @@ extension BenchReport {
     static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { r, _ in r * 10 } }
 
 
-    /// Ratios of one result's minimum against memcpy, OpenCV and scalar at the same size.
+    /// Ratios of one result's minimum against memcpy, OpenCV and scalar at the same size,
+    /// each pair's minimums over the same number of runs (`BenchTimer.Timing.ratio`).
     func ratios(_ r: BenchResult) -> (memcpy: Double?, openCV: Double?, scalar: Double?) {
-        let m = memcpy[r.size].map { r.timing.minMs / $0.minMs }
-        let cv = result(r.filter, "opencv", r.size).map { r.timing.minMs / $0.timing.minMs }
-        let sc = result(r.filter, "scalar", r.size).map { r.timing.minMs / $0.timing.minMs }
+        let m = memcpy[r.size].map { BenchTimer.Timing.ratio(r.timing, $0) }
+        let cv = result(r.filter, "opencv", r.size).map { BenchTimer.Timing.ratio(r.timing, $0.timing) }
+        let sc = result(r.filter, "scalar", r.size).map { BenchTimer.Timing.ratio(r.timing, $0.timing) }
         return (m, cv, sc)
     }
 
@@ -55,7 +56,8 @@ extension BenchReport {
         if results.contains(where: \.sideBySide) {
             lines.append("* timed side by side with memcpy and the other goal cases (\(goalRounds) alternating rounds, "
                          + "each case at least \(Int(FilterBenchmark.goalRoundMs)) ms a round); "
-                         + "the goal lines quote these rows")
+                         + "the goal lines quote these rows. A ratio compares two minimums over the same number of runs: "
+                         + "the case with more runs gives the minimum expected of as many as the other had")
         }
         if !skipped.isEmpty {
             lines.append("")

@@ -23,7 +23,8 @@ public struct LevelComparison: Sendable {
         self.levels = levels
     }
 
-    /// A table: one row per case, min / median ms and the minimum's ratio to memcpy per level.
+    /// A table: one row per case, min / median ms and the minimum's ratio to memcpy per level
+    /// (the two minimums over the same number of runs: `BenchTimer.Timing.ratio`).
     public func text() -> String {
         var lines = ["kernel levels side by side at \(size) (min / median ms, min vs memcpy; one thread, \(rounds) alternating rounds of at least \(Int(FilterBenchmark.goalRoundMs)) ms a case):"]
         lines.append("memcpy of one BGRA frame: min \(BenchReport.ms(memcpy.minMs)) ms, median \(BenchReport.ms(memcpy.medianMs)) ms")
@@ -34,7 +35,7 @@ public struct LevelComparison: Sendable {
         lines.append(pad("filter", 16) + " " + pad("path", 11) + levels.map { pad($0, 24, left: true) }.joined())
         for row in rows {
             let cells = row.timings.map { t in
-                "\(BenchReport.ms(t.minMs)) / \(BenchReport.ms(t.medianMs)) = \(BenchReport.ratio(t.minMs / memcpy.minMs))"
+                "\(BenchReport.ms(t.minMs)) / \(BenchReport.ms(t.medianMs)) = \(BenchReport.ratio(BenchTimer.Timing.ratio(t, memcpy)))"
             }
             lines.append(pad(row.filter, 16) + " " + pad(row.path, 11) + cells.map { pad($0, 24, left: true) }.joined())
         }
@@ -64,7 +65,7 @@ public struct LevelComparison: Sendable {
             var cells: [String: Document.Cell] = [:]
             for (level, t) in zip(levels, row.timings) {
                 cells[level] = Document.Cell(min_ms: t.minMs.finiteOrNil, median_ms: t.medianMs.finiteOrNil,
-                                             vs_memcpy: (t.minMs / memcpy.minMs).finiteOrNil)
+                                             vs_memcpy: BenchTimer.Timing.ratio(t, memcpy).finiteOrNil)
             }
             return Document.Row(filter: row.filter, path: row.path, by_level: cells)
         })
