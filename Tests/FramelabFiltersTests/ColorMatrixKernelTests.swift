@@ -46,6 +46,32 @@ import Testing
         }
     }
 
+    /// Invert, and a chain that composes to it, take the byte complement: exactly 255 − v
+    /// on B, G and R with alpha kept, in place too; a near miss does not.
+    @Test func aComplementMatrixIsExactAndKeepsAlpha() {
+        let twice = ColorMatrices.invert.after(ColorMatrices.invert).after(ColorMatrices.invert)
+        #expect(ColorMatrixKernel(ColorMatrices.invert).isComplement && ColorMatrixKernel(twice).isComplement)
+        #expect(!ColorMatrixKernel(.identity).isComplement && !ColorMatrixKernel(Self.sepia).isComplement)
+        #expect(!ColorMatrixKernel(ColorMatrix([[-1, 0, 0], [0, -1, 0], [0, 0, -1]], bias: [255, 255, 254])).isComplement)
+        var rng = SplitMix64(seed: 9)
+        for (w, h) in [(1, 1), (3, 2), (9, 3), (37, 5)] {
+            for format in [PixelFormat.bgra8, .bgr8] {
+                let input = TestImages.noise(format, width: w, height: h, using: &rng)
+                let out = Mat(format: format, width: w, height: h, stride: w * format.bytesPerPixel + 3)
+                ColorMatrixKernel(ColorMatrices.invert).apply(input, into: out, rows: 0..<h)
+                for y in 0..<h { for x in 0..<w {
+                    let a = input.pixel(x: x, y: y), b = out.pixel(x: x, y: y)
+                    for c in 0..<format.channels {
+                        #expect(b[c] == (c == 3 ? a[c] : 255 - a[c]), "\(format) \(w)x\(h) at \(x),\(y) channel \(c)")
+                    }
+                } }
+                let inPlace = input.clone()
+                ColorMatrixKernel(twice).apply(inPlace, into: inPlace, rows: 0..<h)
+                #expect(inPlace.hasSamePixels(as: out), "\(format) \(w)x\(h) in place")
+            }
+        }
+    }
+
     @Test func extremeValuesClampAndRound() {
         // A matrix far outside the range: every output saturates, none wraps around.
         let wild = ColorMatrix([[40, -40, 3], [-90, 2, 95], [1, 1, 1]], bias: [-3000, 2000, 0.49])
