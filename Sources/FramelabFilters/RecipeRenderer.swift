@@ -174,20 +174,23 @@ final class CompiledPass {
     /// conversion into the output.
     private func runConversion(_ conversion: any OperationKernel, _ input: Mat, _ output: Mat, _ band: Range<Int>,
                                index: Int, scratch: Mat) {
+        if colorKernels.isEmpty {
+            // The conversion alone: the whole band in one call on the images themselves.
+            // Views per chunk cost each one a retain and a release of the images' shared
+            // storage, and two workers then contend for its reference count.
+            conversion.applyVector(input, into: output, rows: band, band: index)
+            return
+        }
         let chunk = RecipeRenderer.chunkRows
         var y = band.lowerBound
         while y < band.upperBound {
             let n = min(chunk, band.upperBound - y)
             let inRows = input.view(x: 0, y: y, width: input.width, height: n)
             let outRows = output.view(x: 0, y: y, width: output.width, height: n)
-            if colorKernels.isEmpty {
-                conversion.applyVector(inRows, into: outRows, rows: 0..<n, band: index)
-            } else {
-                let tmp = scratch.view(x: 0, y: 0, width: input.width, height: n)
-                colorKernels[0].applyVector(inRows, into: tmp, rows: 0..<n, band: index)
-                for k in colorKernels.dropFirst() { k.applyVector(tmp, into: tmp, rows: 0..<n, band: index) }
-                conversion.applyVector(tmp, into: outRows, rows: 0..<n, band: index)
-            }
+            let tmp = scratch.view(x: 0, y: 0, width: input.width, height: n)
+            colorKernels[0].applyVector(inRows, into: tmp, rows: 0..<n, band: index)
+            for k in colorKernels.dropFirst() { k.applyVector(tmp, into: tmp, rows: 0..<n, band: index) }
+            conversion.applyVector(tmp, into: outRows, rows: 0..<n, band: index)
             y += n
         }
     }
