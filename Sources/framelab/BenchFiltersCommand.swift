@@ -20,9 +20,11 @@ struct BenchFiltersCommand: ParsableCommand {
             AVX2 goals; the baseline level's lines are measured only, marked [info]) checked at 1920x1080; \
             the cases the goals compare are timed side by side, in alternating rounds, so a change in the \
             machine's speed during the run falls on all of them alike, and those timings replace the \
-            table's rows (marked *), so the table and the goal lines quote the same numbers. \
+            table's rows (marked *), so the table and the goal lines quote the same numbers. A ratio \
+            compares two minimums over the same number of runs: the case timed more often gives the \
+            minimum expected of as many runs as the other had. \
             The plugin path times plugin filters (found on the usual plugin search path, see \
-            --plugin-path) in process with default parameters, on the same frames, next to the built-ins:
+            --plugin-path) in process with default parameters, on the same frames, next to the built-ins: \
             a --filter naming a plugin filter is timed there; with --paths ...,plugin and no plugin named, \
             every plugin filter that takes bgra8 is. \
             The SIMD and recipe paths run the kernels of one instruction-set level: the best this CPU has, \
