@@ -99,7 +99,7 @@ extension BenchTimer.Timing {
     /// Two cases' minimums over the same number of runs, for their ratio: the case with
     /// more runs gives its `expectedMinimum` over the other's count. A fast case gets more
     /// runs in a round of fixed time (memcpy about three times a 1 ms op's), and more runs
-    /// of the same speed find a smaller minimum on a shared machine: 3–7% for memcpy of a
+    /// of the same speed find a smaller minimum on a shared machine: 2–7% for memcpy of a
     /// 1080p frame, 500 runs against 143, on Zen 3 (2026-11-28), which tilted every ratio
     /// against memcpy the op's way and every two-thread ratio the goal's way.
     public static func sameRunMinimums(_ a: Self, _ b: Self) -> (Double, Double) {
