@@ -78,13 +78,15 @@ extension PortableKernels {
 
     /// One row of blend-with-mask, (f·m + b·(255 − m) + 128 + its high byte) >> 8 per
     /// sample with the mask one byte a pixel: BGRA eight pixels a step in 16-bit lanes
-    /// (`blendBGRA`), gray8 eight samples a step in 32-bit lanes; other channel counts are
+    /// (`blendBGRA`), bgr8 through it 64 pixels at a time (`blendThreeByte`, all but the
+    /// last pixel), gray8 eight samples a step in 32-bit lanes; other channel counts are
     /// left to the caller. Returns the pixels done (a multiple of 8).
     @inlinable @inline(__always)
     public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
                              _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
         switch channels {
         case 4: return blendBGRA(f, b, m, d, width)
+        case 3: return blendThreeByte(f, b, m, d, width)
         case 1: return blendSamples(f, b, m, d, width)
         default: return 0
         }
@@ -108,31 +110,23 @@ extension PortableKernels {
         return i
     }
 
-    /// Blend-with-mask of eight BGRA pixels a step in 16-bit lanes, as `sourceOverBGRA`:
-    /// (B, R) and (G, A) byte halves, the pixel's mask byte spread to both halves. Nothing
-    /// overflows 16 bits: f·m + b·(255 − m) ≤ 255·255, plus 128 and the high byte ≤ 65407,
-    /// and the quotient is at most 255, so no clamp. Before, a row spread the mask to every
-    /// channel and blended one sample per 32-bit lane: 10.2 ms at 1080p on Zen 3 (avx2).
+    /// Blend-with-mask of eight BGRA pixels a step in 16-bit lanes (`eachHalf`), the
+    /// pixel's mask byte spread to both halves. Nothing overflows 16 bits:
+    /// f·m + b·(255 − m) ≤ 255·255, plus 128 and the high byte ≤ 65407, and the quotient is
+    /// at most 255, so no clamp. Before, a row spread the mask to every channel and blended
+    /// one sample per 32-bit lane: 10.2 ms at 1080p on Zen 3 (avx2).
     @inlinable @inline(__always)
     static func blendBGRA(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
                           _ d: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int {
-        typealias Pixels = SIMD8<UInt32>
-        typealias Halves = SIMD16<UInt16>
-        let bytePairs = Pixels(repeating: 0x00FF_00FF), round = Halves(repeating: 128), full = Halves(repeating: 255)
+        let round = ByteHalves(repeating: 128), full = ByteHalves(repeating: 255)
         var x = 0
         while x &+ 8 <= width {
-            let fv = UnsafeRawPointer(f + 4 &* x).loadUnaligned(as: Pixels.self)
-            let bv = UnsafeRawPointer(b + 4 &* x).loadUnaligned(as: Pixels.self)
-            let m32 = Pixels(truncatingIfNeeded: UnsafeRawPointer(m + x).loadUnaligned(as: SIMD8<UInt8>.self))
-            let weight = unsafeBitCast(m32 | (m32 &<< 16), to: Halves.self)
+            let fv = UnsafeRawPointer(f + 4 &* x).loadUnaligned(as: EightPixels.self)
+            let bv = UnsafeRawPointer(b + 4 &* x).loadUnaligned(as: EightPixels.self)
+            let weight = spreadToHalves(EightPixels(truncatingIfNeeded: UnsafeRawPointer(m + x).loadUnaligned(as: SIMD8<UInt8>.self)))
             let keep = full &- weight
-            @inline(__always) func mix(_ fc: Pixels, _ bc: Pixels) -> Pixels {
-                let v = unsafeBitCast(fc, to: Halves.self) &* weight &+ unsafeBitCast(bc, to: Halves.self) &* keep &+ round
-                return unsafeBitCast((v &+ (v &>> 8)) &>> 8, to: Pixels.self)
-            }
-            let br = mix(fv & bytePairs, bv & bytePairs)
-            let ga = mix((fv &>> 8) & bytePairs, (bv &>> 8) & bytePairs)
-            UnsafeMutableRawPointer(d + 4 &* x).storeBytes(of: br | (ga &<< 8), as: Pixels.self)
+            let mixed = eachHalf(fv, bv) { fc, bc in divideBy255(fc &* weight &+ bc &* keep &+ round) }
+            UnsafeMutableRawPointer(d + 4 &* x).storeBytes(of: mixed, as: EightPixels.self)
             x &+= 8
         }
         return x
@@ -140,12 +134,13 @@ extension PortableKernels {
 
     /// Fixed-point source-over: keep = 255 − alpha; b·keep/255 by the exact
     /// (v + 128 + ((v + 128) >> 8)) >> 8 division, clamped to 255 (a top that is not truly
-    /// premultiplied can exceed it). BGRA bottoms take `sourceOverBGRA`'s eight pixels a step;
-    /// the rest of a row, and bgr8 and gray8 bottoms, a plain loop.
+    /// premultiplied can exceed it). BGRA bottoms take `sourceOverBGRA`'s eight pixels a step,
+    /// bgr8 bottoms the same through a buffer (`sourceOverThreeByte`); the rest of a row, and
+    /// gray8 bottoms, a plain loop.
     @inlinable @inline(__always)
     public static func sourceOver(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
                                   _ width: Int, _ ch: Int) {
-        let start = ch == 4 ? sourceOverBGRA(t, b, d, width) : 0
+        let start = ch == 4 ? sourceOverBGRA(t, b, d, width) : ch == 3 ? sourceOverThreeByte(t, b, d, width) : 0
         for x in start..<Swift.max(start, width) {
             let keep = 255 &- Int(t[4 &* x &+ 3])
             for c in 0..<ch {
@@ -155,35 +150,27 @@ extension PortableKernels {
         }
     }
 
-    /// Source-over of eight BGRA pixels a step in 16-bit lanes, the same arithmetic as the
-    /// plain loop: each 32-bit pixel splits into its (B, R) and (G, A) bytes as 16-bit
-    /// halves, keep is spread to both halves, and every intermediate fits 16 bits
-    /// (b·keep + 128 ≤ 65153, plus its high byte ≤ 65407; t + quotient ≤ 509). The plain
-    /// loop compiled to 5 ms at 1080p on Zen 3 (avx2), about 7 cycles a pixel. Returns the
-    /// pixels done (a multiple of 8).
+    /// Source-over of eight BGRA pixels a step in 16-bit lanes (`eachHalf`), the same
+    /// arithmetic as the plain loop: keep is spread to both halves, and every intermediate
+    /// fits 16 bits (b·keep + 128 ≤ 65153, plus its high byte ≤ 65407; t + quotient ≤ 509).
+    /// The plain loop compiled to 5 ms at 1080p on Zen 3 (avx2), about 7 cycles a pixel.
+    /// Returns the pixels done (a multiple of 8).
     @inlinable @inline(__always)
     public static func sourceOverBGRA(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
                                       _ width: Int) -> Int {
-        typealias Pixels = SIMD8<UInt32>
-        typealias Halves = SIMD16<UInt16>
-        let bytePairs = Pixels(repeating: 0x00FF_00FF), round = Halves(repeating: 128)
+        let round = ByteHalves(repeating: 128), lowByte = ByteHalves(repeating: 0xFF)
         var x = 0
         while x &+ 8 <= width {
-            let tv = UnsafeRawPointer(t + 4 &* x).loadUnaligned(as: Pixels.self)
-            let bv = UnsafeRawPointer(b + 4 &* x).loadUnaligned(as: Pixels.self)
-            let keep32 = (tv &>> 24) ^ 0xFF
-            let keep = unsafeBitCast(keep32 | (keep32 &<< 16), to: Halves.self)
-            @inline(__always) func over(_ tc: Pixels, _ bc: Pixels) -> Pixels {
-                let v = unsafeBitCast(bc, to: Halves.self) &* keep &+ round
-                let sum = unsafeBitCast(tc, to: Halves.self) &+ ((v &+ (v &>> 8)) &>> 8)
+            let tv = UnsafeRawPointer(t + 4 &* x).loadUnaligned(as: EightPixels.self)
+            let bv = UnsafeRawPointer(b + 4 &* x).loadUnaligned(as: EightPixels.self)
+            let keep = spreadToHalves((tv &>> 24) ^ 0xFF)
+            let over = eachHalf(tv, bv) { tc, bc in
+                let sum = tc &+ divideBy255(bc &* keep &+ round)
                 // min(sum, 255) for sum ≤ 509 without a min: the standard library's
                 // pointwiseMin stayed a generic call here and a lane loop a scalar loop.
-                let saturated = (sum | (Halves.zero &- (sum &>> 8))) & Halves(repeating: 0xFF)
-                return unsafeBitCast(saturated, to: Pixels.self)
+                return (sum | (ByteHalves.zero &- (sum &>> 8))) & lowByte
             }
-            let br = over(tv & bytePairs, bv & bytePairs)
-            let ga = over((tv &>> 8) & bytePairs, (bv &>> 8) & bytePairs)
-            UnsafeMutableRawPointer(d + 4 &* x).storeBytes(of: br | (ga &<< 8), as: Pixels.self)
+            UnsafeMutableRawPointer(d + 4 &* x).storeBytes(of: over, as: EightPixels.self)
             x &+= 8
         }
         return x

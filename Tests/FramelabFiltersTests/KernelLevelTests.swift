@@ -197,7 +197,8 @@ import Testing
 
     /// Blend-with-mask at every level, and the portable kernels, against its definition:
     /// (f·m + b·(255 − m) + 128 + its high byte) >> 8 per sample, one mask byte a pixel, for
-    /// the pixels the entry says it did (all but fewer than eight, for BGRA and gray8).
+    /// the pixels the entry says it did (all but fewer than eight for BGRA and gray8, all
+    /// but one to eight for bgr8).
     @Test func blendMatchesItsDefinitionAtEveryLevel() {
         var rng = SplitMix64(seed: 7)
         for width in Self.widths {
@@ -213,11 +214,49 @@ import Testing
                 for table in [KernelTable.portable] + Self.variants {
                     var out = [UInt8](repeating: 0xA5, count: n + 64)
                     let done = out.withUnsafeMutableBufferPointer { d in table.blend(front, back, mask, d.baseAddress!, width, channels) }
-                    let expected = channels == 3 ? 0 : width - width % 8
+                    // bgr8 leaves the last pixel (its 4-byte load would end past the row).
+                    let expected = channels == 3 ? PortableKernels.threeBytePixelsCovered(width) : width - width % 8
                     #expect(done == expected, "blend \(channels) \(width) at \(table.name): did \(done) pixels")
                     #expect(Array(out[0..<(channels * done)]) == Array(definition[0..<(channels * done)]),
                             "blend \(channels) \(width) at \(table.name)")
                     #expect(out[(channels * done)...].allSatisfy { $0 == 0xA5 }, "blend \(channels) \(width) at \(table.name): wrote past")
+                }
+            }
+        }
+    }
+
+    /// Compositing in place (the output row is the bottom, or the foreground), as a filter
+    /// on its own frame runs it: bgr8 goes through a buffer 64 pixels at a time, so a
+    /// store that wrote past its chunk would corrupt the next chunk's input.
+    @Test func compositingInPlaceMatchesItsDefinition() {
+        var rng = SplitMix64(seed: 8)
+        for width in [9, 64, 65, 100, 200] {
+            let top = Self.bytes(4 * width, &rng), other = Self.bytes(4 * width, &rng)
+            let mask = Self.bytes(width, &rng)
+            for channels in [3, 4] {
+                let n = channels * width
+                let row = Self.bytes(n, &rng)  // n bytes of row, then 64 that must stay as they are
+                let over = (0..<n).map { i -> UInt8 in
+                    let v = Int(row[i]) * (255 - Int(top[4 * (i / channels) + 3])) + 128
+                    return UInt8(min(255, Int(top[4 * (i / channels) + i % channels]) + ((v + (v >> 8)) >> 8)))
+                }
+                let blended = (0..<n).map { i -> UInt8 in
+                    let w = Int(mask[i / channels]), v = Int(row[i]) * w + Int(other[i]) * (255 - w) + 128
+                    return UInt8((v + (v >> 8)) >> 8)
+                }
+                for table in [KernelTable.portable] + Self.variants {
+                    var a = row
+                    a.withUnsafeMutableBufferPointer { p in table.sourceOver(top, p.baseAddress!, p.baseAddress!, width, channels) }
+                    #expect(Array(a[0..<n]) == over, "sourceOver in place \(channels) \(width) at \(table.name)")
+                    #expect(Array(a[n...]) == Array(row[n...]), "sourceOver in place \(channels) \(width) at \(table.name): wrote past the row")
+                    var f = row
+                    let done = f.withUnsafeMutableBufferPointer { p in
+                        table.blend(p.baseAddress!, other, mask, p.baseAddress!, width, channels)
+                    }
+                    #expect(Array(f[0..<(channels * done)]) == Array(blended[0..<(channels * done)]),
+                            "blend in place \(channels) \(width) at \(table.name)")
+                    #expect(Array(f[(channels * done)...]) == Array(row[(channels * done)...]),
+                            "blend in place \(channels) \(width) at \(table.name): changed pixels it did not do")
                 }
             }
         }

@@ -1,0 +1,86 @@
+/// bgr8 rows through the BGRA compositing kernels. Three-byte pixels do not split into
+/// 16-bit halves by a mask, so a row goes through a stack buffer 64 pixels at a time:
+/// widened to four bytes a pixel (one unaligned 4-byte load per pixel, its fourth byte
+/// dropped), composited by the BGRA kernel, and narrowed back (one overlapping 4-byte store
+/// per pixel). About three micro-ops a pixel each way, where the plain per-byte loop over a
+/// run-time channel count took about 7 cycles a pixel.
+extension PortableKernels {
+    /// Pixels a buffer holds; 64 BGRA pixels are 256 bytes, three buffers stay in L1.
+    @inlinable static var threeByteChunk: Int { 64 }
+
+    /// The pixels of a bgr8 row of `width` the widening may cover: every 4-byte load at
+    /// 3·x must end inside the row's 3·width bytes, so the last pixel is left to the caller,
+    /// and a multiple of 8 so the BGRA kernels do every pixel they are given.
+    @inlinable @inline(__always)
+    public static func threeBytePixelsCovered(_ width: Int) -> Int {
+        width < 1 ? 0 : (width &- 1) & ~7
+    }
+
+    /// `count` bgr8 pixels at `src` as BGRA with alpha 0 at `dst`.
+    @inlinable @inline(__always)
+    static func widenThreeByte(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int) {
+        for x in 0..<count {
+            dst[x] = UnsafeRawPointer(src + 3 &* x).loadUnaligned(as: UInt32.self) & 0x00FF_FFFF
+        }
+    }
+
+    /// `count` BGRA pixels at `src` as bgr8 at `dst`. Each 4-byte store writes the next
+    /// pixel's first byte, which that pixel's store then overwrites; the last pixel is
+    /// stored as three bytes, so nothing past `count` pixels is written (an in-place row's
+    /// next input bytes are not yet read).
+    @inlinable @inline(__always)
+    static func narrowToThreeByte(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt8>, _ count: Int) {
+        guard count > 0 else { return }
+        for x in 0..<(count &- 1) {
+            UnsafeMutableRawPointer(dst + 3 &* x).storeBytes(of: src[x], as: UInt32.self)
+        }
+        let last = src[count &- 1], at = dst + 3 &* (count &- 1)
+        at[0] = UInt8(truncatingIfNeeded: last)
+        at[1] = UInt8(truncatingIfNeeded: last &>> 8)
+        at[2] = UInt8(truncatingIfNeeded: last &>> 16)
+    }
+
+    /// Source-over of a bgr8 bottom under a BGRA top by `sourceOverBGRA`; returns the
+    /// pixels done (`threeBytePixelsCovered(width)`).
+    @inlinable @inline(__always)
+    public static func sourceOverThreeByte(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
+                                           _ d: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int {
+        let covered = threeBytePixelsCovered(width)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 &* threeByteChunk) { buffer in
+            let bottom = buffer.baseAddress!, out = bottom + threeByteChunk
+            var x = 0
+            while x < covered {
+                let n = Swift.min(threeByteChunk, covered &- x)
+                widenThreeByte(b + 3 &* x, bottom, n)
+                _ = sourceOverBGRA(t + 4 &* x, UnsafeRawPointer(bottom).assumingMemoryBound(to: UInt8.self),
+                                   UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt8.self), n)
+                narrowToThreeByte(out, d + 3 &* x, n)
+                x &+= n
+            }
+        }
+        return covered
+    }
+
+    /// Blend-with-mask of bgr8 rows by `blendBGRA`; returns the pixels done
+    /// (`threeBytePixelsCovered(width)`).
+    @inlinable @inline(__always)
+    static func blendThreeByte(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
+                               _ d: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int {
+        let covered = threeBytePixelsCovered(width)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 &* threeByteChunk) { buffer in
+            let front = buffer.baseAddress!, back = front + threeByteChunk, out = back + threeByteChunk
+            var x = 0
+            while x < covered {
+                let n = Swift.min(threeByteChunk, covered &- x)
+                widenThreeByte(f + 3 &* x, front, n)
+                widenThreeByte(b + 3 &* x, back, n)
+                _ = blendBGRA(UnsafeRawPointer(front).assumingMemoryBound(to: UInt8.self),
+                              UnsafeRawPointer(back).assumingMemoryBound(to: UInt8.self), m + x,
+                              UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt8.self), n)
+                narrowToThreeByte(out, d + 3 &* x, n)
+                x &+= n
+            }
+        }
+        return covered
+    }
+}
