@@ -5,7 +5,7 @@ import _Builtin_intrinsics.intel
 
 /// The avx2 level: this module is compiled with -march=x86-64-v3 (AVX2, FMA, BMI1/2, …;
 /// Package.swift), so the portable kernels inlined here run on 256-bit registers, and the
-/// colour matrix uses AVX2 intrinsics (`AVX2MatrixStep`). Use only on a CPU that has
+/// colour matrix and vibrance use AVX2 intrinsics (`AVX2MatrixStep`, `AVX2VibranceStep`). Use only on a CPU that has
 /// x86-64-v3 (`KernelLevel` checks CPUID).
 public enum AVX2Kernels {
     #if arch(x86_64)
@@ -49,7 +49,7 @@ public enum AVX2Kernels {
     }
 
     public static func vibrance(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {
-        PortableKernels.vibrance(s, d, width, amount)
+        AVX2VibranceStep.row(s, d, width, amount)
     }
 
     public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
