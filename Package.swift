@@ -77,9 +77,10 @@ let package = Package(
         .target(name: "FramelabKernels"),
         .target(name: "FramelabKernelsAVX2", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v3")),
         .target(name: "FramelabKernelsAVX512", dependencies: ["FramelabKernels", "FramelabKernelsAVX2"], swiftSettings: kernelLevel("x86-64-v4")),
-        // The avx512 level's byte-permute curves, used when the CPU also has VBMI.
+        // The avx512 level's byte-permute curves and 16-bit fixed-point colour matrix, used
+        // when the CPU also has VBMI and VNNI.
         .target(name: "FramelabKernelsAVX512VBMI", dependencies: ["FramelabKernels"],
-                swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi")),
+                swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi", "-mavx512vnni")),
         .target(name: "FramelabFilters",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX512",
                                "FramelabKernelsAVX512VBMI", "CFramelabCPU"]),
@@ -166,7 +167,7 @@ let package = Package(
 
 /// The flags of a kernel-level module: `-march` with an x86-64 microarchitecture level (the
 /// psABI's x86-64-v3 = AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE; x86-64-v4 = v3 + AVX-512 F, BW,
-/// CD, DQ, VL), and extra features (`-mavx512vbmi`), which set both what Swift's code generator may use and which intrinsics
+/// CD, DQ, VL), and extra features (`-mavx512vbmi`, `-mavx512vnni`), which set both what Swift's code generator may use and which intrinsics
 /// the module can call. `KernelLevel` checks the same sets with CPUID before using a module.
 /// The manifest is compiled for the build machine: on an arm64 machine the level modules
 /// build without flags (their sources are x86-64 only and compile to nothing).

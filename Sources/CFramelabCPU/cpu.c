@@ -10,7 +10,7 @@ enum {
     L1_F16C = 1u << 29,
     L7_BMI1 = 1u << 3, L7_AVX2 = 1u << 5, L7_BMI2 = 1u << 8, L7_AVX512F = 1u << 16, L7_AVX512DQ = 1u << 17,
     L7_AVX512CD = 1u << 28, L7_AVX512BW = 1u << 30, L7_AVX512VL = 1u << 31,
-    L7C_AVX512VBMI = 1u << 1,
+    L7C_AVX512VBMI = 1u << 1, L7C_AVX512VNNI = 1u << 11,
     E1_LAHF = 1u << 0, E1_LZCNT = 1u << 5,
     XCR0_SSE_AVX = 0x6, XCR0_AVX512 = 0xE0,
 };
@@ -49,10 +49,13 @@ static int v4(Features f) {
 
 int framelab_cpu_has_x86_64_v3(void) { return v3(features()); }
 int framelab_cpu_has_x86_64_v4(void) { return v4(features()); }
-int framelab_cpu_has_avx512_vbmi(void) { Features f = features(); return v4(f) && (f.l7c & L7C_AVX512VBMI) != 0; }
+int framelab_cpu_has_avx512_vbmi_vnni(void) {
+    Features f = features();
+    return v4(f) && all(f.l7c, L7C_AVX512VBMI | L7C_AVX512VNNI);
+}
 
 #else
 int framelab_cpu_has_x86_64_v3(void) { return 0; }
 int framelab_cpu_has_x86_64_v4(void) { return 0; }
-int framelab_cpu_has_avx512_vbmi(void) { return 0; }
+int framelab_cpu_has_avx512_vbmi_vnni(void) { return 0; }
 #endif

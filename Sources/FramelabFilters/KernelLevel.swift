@@ -15,7 +15,8 @@ import Glibc
 /// - `baseline`: the portable kernels for any x86-64 CPU (SSE2), or NEON on arm64;
 /// - `avx2`: x86-64-v3 (AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE);
 /// - `avx512`: x86-64-v4 (v3 plus AVX-512 F, BW, CD, DQ, VL, with the OS saving ZMM state);
-///   with VBMI too, its curves use byte permutes (`KernelTable.avx512VBMI`).
+///   with VBMI and VNNI too, its curves use byte permutes and its colour matrix 16-bit
+///   fixed point (`KernelTable.avx512VBMI`).
 ///
 /// Filters take the level's `KernelTable` when they are made (`KernelLevel.current`), so a
 /// filter keeps its level for its lifetime, and a benchmark or a test can make filters of
@@ -44,7 +45,7 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable, CustomStrin
     // CPUID is read once (in a virtual machine each CPUID traps to the hypervisor).
     private static let cpuHasV3 = framelab_cpu_has_x86_64_v3() != 0
     private static let cpuHasV4 = framelab_cpu_has_x86_64_v4() != 0
-    private static let cpuHasVBMI = framelab_cpu_has_avx512_vbmi() != 0
+    private static let cpuHasVBMI = framelab_cpu_has_avx512_vbmi_vnni() != 0
 
     /// The levels this CPU can run, lowest first.
     public static let supported: [KernelLevel] = allCases.filter(\.isSupported)
@@ -53,7 +54,7 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable, CustomStrin
     public var table: KernelTable? { tables.last }
 
     /// Every variant of the level's kernels this CPU can run, the one `table` uses last
-    /// (avx512 without and with VBMI; the tests run them all).
+    /// (avx512 without and with VBMI and VNNI; the tests run them all).
     public var tables: [KernelTable] {
         guard isSupported else { return [] }
         #if arch(x86_64)

@@ -25,13 +25,16 @@ extension KernelTable {
         resizeVertical: AVX512Kernels.resizeVertical, resizeHorizontal: AVX512Kernels.resizeHorizontal,
         cascadeRow: AVX512Kernels.cascadeRow)
 
-    /// The avx512 level on a CPU with VBMI: the same table but for curves and the fused
-    /// matrix-curve loop, which look the curve up by byte permutes in registers.
-    static let avx512VBMI = avx512.replacing(name: "avx512+vbmi", matrixCurve: AVX512VBMIKernels.matrixCurve,
-                                             curve: AVX512VBMIKernels.curve)
+    /// The avx512 level on a CPU with VBMI and VNNI: the same table but for curves and the
+    /// fused matrix-curve loop, which look the curve up by byte permutes in registers, and
+    /// the colour matrix, in 16-bit fixed point where its weights fit.
+    static let avx512VBMI = avx512.replacing(name: "avx512+vbmi+vnni", matrix3: AVX512VBMIKernels.matrix3,
+                                             matrixCurve: AVX512VBMIKernels.matrixCurve, curve: AVX512VBMIKernels.curve)
 
-    /// This table with other curve entries (built here, in baseline code, like the tables).
-    private func replacing(name: String, matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int,
+    /// This table with other matrix and curve entries (built here, in baseline code, like the tables).
+    private func replacing(name: String,
+                           matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed) -> Int,
+                           matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int,
                                                                          UnsafePointer<Float>, ClampNeed, UnsafePointer<UInt8>,
                                                                          UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                            curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,

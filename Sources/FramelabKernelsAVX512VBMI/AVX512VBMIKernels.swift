@@ -3,11 +3,13 @@ import FramelabKernels
 import _Builtin_intrinsics.intel
 #endif
 
-/// The avx512 level's curve kernels on a CPU with AVX-512 VBMI (Ice Lake, Zen 4 and later):
-/// this module is compiled with -march=x86-64-v4 -mavx512vbmi, apart from the avx512 module
-/// because the compiler may use VBMI anywhere in a module built with it, and Skylake-SP and
-/// Cascade Lake have AVX-512 without VBMI. `KernelLevel` uses these entries only when CPUID
-/// reports VBMI.
+/// The avx512 level's colour-matrix and curve kernels on a CPU with AVX-512 VBMI and VNNI
+/// (Ice Lake, Sapphire Rapids, Zen 4 and later): this module is compiled with
+/// -march=x86-64-v4 -mavx512vbmi -mavx512vnni, apart from the avx512 module because the
+/// compiler may use those anywhere in a module built with them, and Skylake-SP has AVX-512
+/// without either (Cascade Lake has VNNI, not VBMI). `KernelLevel` uses these entries only
+/// when CPUID reports both. The matrix runs in 16-bit fixed point where its weights fit
+/// (`AVX512IntegerMatrixStep.swift`).
 ///
 /// A curve is three 256-byte tables, twelve 64-byte registers. `vpermi2b` looks up 64 bytes
 /// at once in a 128-byte table (two registers) by the low seven bits of each index byte,
@@ -28,12 +30,31 @@ public enum AVX512VBMIKernels {
         return run(s, d, width) { curveSixteen($0, t) }
     }
 
-    /// The matrix step and the curve on the same sixteen pixels in registers, one store.
+    /// The colour matrix: the 16-bit VNNI step when the matrix's weights fit it, else the
+    /// float step (`AVX512IntegerMatrixStep.swift`).
+    public static func matrix3(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                               _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
+        if avx512IntegerMatrixFits(k) {
+            let c = avx512IntegerMatrixSplats(k)
+            return run(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
+        }
+        let c = avx512MatrixSplats(k)
+        return run(s, d, width) { avx512MatrixSixteen($0, c) }
+    }
+
+    /// The matrix step (as `matrix3` chooses it) and the curve on the same sixteen pixels in
+    /// registers, one store.
     public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
                                    _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
                                    _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
-        let c = avx512MatrixSplats(k), t = curveTables(bytes)
-        if sameOnEveryChannel(t) { return run(s, d, width) { sameCurveSixteen(avx512MatrixSixteen($0, c), t) } }
+        let t = curveTables(bytes), same = sameOnEveryChannel(t)
+        if avx512IntegerMatrixFits(k) {
+            let c = avx512IntegerMatrixSplats(k)
+            if same { return run(s, d, width) { sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t) } }
+            return run(s, d, width) { curveSixteen(avx512IntegerMatrixSixteen($0, c), t) }
+        }
+        let c = avx512MatrixSplats(k)
+        if same { return run(s, d, width) { sameCurveSixteen(avx512MatrixSixteen($0, c), t) } }
         return run(s, d, width) { curveSixteen(avx512MatrixSixteen($0, c), t) }
     }
 

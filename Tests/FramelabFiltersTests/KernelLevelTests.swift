@@ -26,8 +26,9 @@ import Testing
         let v4 = v3 + ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]
         #expect(KernelLevel.avx2.isSupported == v3.allSatisfy(flags.contains), "\(flags.sorted())")
         #expect(KernelLevel.avx512.isSupported == v4.allSatisfy(flags.contains), "\(flags.sorted())")
-        let vbmi = KernelLevel.avx512.tables.contains { $0.name == "avx512+vbmi" }
-        #expect(vbmi == (KernelLevel.avx512.isSupported && flags.contains("avx512vbmi")), "\(flags.sorted())")
+        let vbmi = KernelLevel.avx512.tables.contains { $0.name == "avx512+vbmi+vnni" }
+        #expect(vbmi == (KernelLevel.avx512.isSupported && flags.contains("avx512vbmi") && flags.contains("avx512_vnni")),
+                "\(flags.sorted())")
     }
 
     /// False in the test binary that `QEMUBaselineTests` runs under emulation.
@@ -80,7 +81,11 @@ import Testing
     @Test func matrixEntriesAgreeWithPortable() {
         var rng = SplitMix64(seed: 3)
         let matrices = [ColorMatrixKernelTests.sepia, ColorMatrixKernelTests.hue, ColorMatrixKernelTests.darken, .identity,
-                        ColorMatrix([[40, -40, 3], [-90, 2, 95], [1, 1, 1]], bias: [-3000, 2000, 0.49])]
+                        ColorMatrix([[40, -40, 3], [-90, 2, 95], [1, 1, 1]], bias: [-3000, 2000, 0.49]),
+                        // At the edge of the avx512+vbmi+vnni table's 16-bit weights (below 4, bias within
+                        // ±65,536): its fixed-point step, saturating both ways; then just past it (float).
+                        ColorMatrix([[3.999, -3.999, 0.001], [-3.999, 3.999, 0.5], [0.25, 0.25, 0.25]], bias: [-65000, 300, 0.5]),
+                        ColorMatrix([[1, 0, 0], [0, 1, 0], [0, 0, 4.0001]], bias: [0, 0, 65537])]
         // The same curve on every channel, and three different ones (the VBMI kernels take
         // a shorter path for the first).
         let curveSets = [PairCurveTables(ChannelCurves { 255 * pow($0 / 255, 0.8) }),

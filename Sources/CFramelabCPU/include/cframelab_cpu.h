@@ -13,7 +13,7 @@ int framelab_cpu_has_x86_64_v3(void);
 /// x86-64-v4: v3 plus AVX-512 F, BW, CD, DQ and VL, with the OS saving opmask and ZMM state.
 int framelab_cpu_has_x86_64_v4(void);
 
-/// AVX-512 VBMI (byte permutes such as vpermi2b), with the v4 set.
-int framelab_cpu_has_avx512_vbmi(void);
+/// AVX-512 VBMI (byte permutes such as vpermi2b) and AVX-512 VNNI (vpdpwssd), with the v4 set.
+int framelab_cpu_has_avx512_vbmi_vnni(void);
 
 #endif
