@@ -113,10 +113,12 @@ public enum AVX512VBMIKernels {
     /// `curveSixteen` when every channel has the blue table: two lookups instead of six.
     @inline(__always)
     static func sameCurveSixteen(_ v: __m512i, _ t: CurveTables) -> __m512i {
-        let upper = _mm512_movepi8_mask(v)
-        let colour: UInt64 = 0x7777_7777_7777_7777
-        let x = _mm512_mask2_permutex2var_epi8(t.b0, v, colour & ~upper, t.b1)
-        return _mm512_mask2_permutex2var_epi8(t.b2, x, colour & upper, t.b3)
+        // The upper half's mask by one byte test (bit 7 of B, G and R), the lower half's
+        // from it in a mask register: where `vpmovb2m` and masks combined in general
+        // registers took six instructions, two of them on the port the permutes need.
+        let upper = _mm512_test_epi8_mask(v, _mm512_set1_epi32(0x0080_8080))
+        let x = _mm512_mask2_permutex2var_epi8(t.b0, v, _kandn_mask64(upper, 0x7777_7777_7777_7777), t.b1)
+        return _mm512_mask2_permutex2var_epi8(t.b2, x, upper, t.b3)
     }
     #else
     /// Not an x86-64 build: no VBMI kernels.
