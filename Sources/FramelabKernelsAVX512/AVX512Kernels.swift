@@ -60,10 +60,6 @@ public enum AVX512Kernels {
         PortableKernels.luma(s, d, width)
     }
 
-    public static func vibrance(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {
-        PortableKernels.vibrance(s, d, width, amount)
-    }
-
     public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
                              _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
         PortableKernels.blend(f, b, m, d, width, channels)
