@@ -99,7 +99,8 @@ extension ColorMatrix {
 ///
 /// The loops (`KernelTable`): on x86-64-v3 and v4, hardware int/float conversions and
 /// saturating packs (`AVX2MatrixStep`, eight pixels; `AVX512MatrixStep`, sixteen, with a
-/// masked last step); on the baseline level, the portable `SIMD8<Float>` loop, which rounds
+/// masked last step; with AVX-512 VBMI and VNNI, 16-bit fixed point where the weights fit,
+/// `AVX512IntegerMatrixStep`); on the baseline level, the portable `SIMD8<Float>` loop, which rounds
 /// with the 2^23 trick and clamps with integer min/max, leaving out the clamps the matrix
 /// cannot need (`ClampNeed`).
 ///
