@@ -74,5 +74,12 @@ import Testing
         #expect(!(try recipe.explain(format: .bgr8, width: 64, height: 8).contains(note)))
         let alpha = try registry.recipe(["colorMatrix:a=0.5/0/0/0.5", "gamma"].map { try ElementSpec(parsing: $0) })
         #expect(!(try alpha.explain(format: .bgra8, width: 64, height: 8).contains(note)))
+        // The loop described is the one of the level the recipe would run at.
+        let baseline = try KernelLevel.$override.withValue(.baseline) { try recipe.explain(format: .bgra8, width: 64, height: 8) }
+        #expect(baseline.contains("over the row, then its pair-table lookups"), "\(baseline)")
+        if KernelLevel.avx512.tables.last?.name == "avx512+vbmi+vnni" {
+            let permutes = try KernelLevel.$override.withValue(.avx512) { try recipe.explain(format: .bgra8, width: 64, height: 8) }
+            #expect(permutes.contains("byte-permute lookups"), "\(permutes)")
+        }
     }
 }

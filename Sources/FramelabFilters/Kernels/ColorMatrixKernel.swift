@@ -27,8 +27,7 @@ struct ColorMatrixOperation: PerPixelOperation {
 
     func sharedLoop(with next: any PerPixelOperation, format: PixelFormat) -> String? {
         guard next is CurvesOperation, MatrixCurveKernel.fuses(matrix, format: format) else { return nil }
-        return "colour matrix and lookup table run in one loop per row "
-            + "(vector multiply-adds, pair-table lookups \(MatrixCurveKernel.lag) pixels behind)"
+        return "colour matrix and lookup table run in one loop per row (\(MatrixCurveKernel.loopSummary(KernelLevel.currentTable)))"
     }
 
     func sharedLoopKernel(with next: any PerPixelOperation, for input: ImageShape, kernels: KernelTable) -> any OperationKernel {

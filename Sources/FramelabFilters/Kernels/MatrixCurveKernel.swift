@@ -21,6 +21,18 @@ struct MatrixCurveKernel {
     /// How far the lookups trail the matrix on the avx2 and avx512 levels (for `explain`).
     static let lag = 32
 
+    /// How the fused loop of `table`'s level works, for `explain`.
+    static func loopSummary(_ table: KernelTable) -> String {
+        switch table.name {
+        case "avx512+vbmi+vnni":  // KernelTable.avx512VBMI (x86-64 builds only)
+            return "vector multiply-adds, then byte-permute lookups on the same registers, one store"
+        case KernelTable.portable.name:
+            return "vector multiply-adds over the row, then its pair-table lookups"
+        default:
+            return "vector multiply-adds, pair-table lookups \(lag) pixels behind"
+        }
+    }
+
     init(matrix: ColorMatrixKernel, curves: ChannelCurves) {
         self.matrix = matrix
         self.curves = curves
