@@ -16,26 +16,39 @@ import _Builtin_intrinsics.intel
 /// for free, so every 3x3 matrix costs the same and `ClampNeed` is not consulted.
 enum AVX2MatrixStep {
     /// A row through the step: see `Step.row`.
+    /// The fixed-point step where `k` fits (`FixedPointMatrix`), else the float one.
     static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>) -> Int {
-        Step(k).row(s, d, width)
+        FixedPointMatrix.fits(k) ? avx2IntegerMatrixRow(s, d, width, k) : Step(k).row(s, d, width)
     }
 
     /// How many pixels the fused loop's lookups trail its matrix step.
     static let lag = 32
 
     /// The AVX2 matrix on pixels x…x+7 and the pair-table lookups on x−lag…x−lag+7 in one
-    /// loop: the matrix keeps the floating-point pipes busy, the lookups the integer pipes
-    /// and load ports, and the lag lets them read lines whose vector stores have completed.
+    /// loop: the matrix keeps the vector pipes busy, the lookups the integer pipes and load
+    /// ports, and the lag lets them read lines whose vector stores have completed. The
+    /// fixed-point step (`avx2IntegerMatrixEight`) where `k` fits, else the float one.
     /// Not inlined: one small loop with the splats and shuffles in registers.
     @inline(never)
     static func fusedMatrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>,
                                  _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        if FixedPointMatrix.fits(k) {
+            let c = avx2IntegerMatrixSplats(k)
+            return fused(s, d, width, low, high) { avx2IntegerMatrixEight($0, c) }
+        }
         let step = Step(k)
         let green = step.greenLanes, red = step.redLanes, interleave = step.interleave
+        return fused(s, d, width, low, high) { step.eight($0, green: green, red: red, interleave: interleave) }
+    }
+
+    /// The fused loop around a matrix step `eight`, inlined into each caller with the step.
+    @inline(__always)
+    private static func fused(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                              _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>,
+                              _ eight: (__m256i) -> __m256i) -> Int {
         var x = 0
         while x &+ 8 <= width {
-            let v = (s + 4 &* x).loadUnaligned(as: __m256i.self)
-            (d + 4 &* x).storeBytes(of: step.eight(v, green: green, red: red, interleave: interleave), as: __m256i.self)
+            (d + 4 &* x).storeBytes(of: eight((s + 4 &* x).loadUnaligned(as: __m256i.self)), as: __m256i.self)
             if x >= lag { PortableKernels.pairLookupEight(d + 4 &* (x &- lag), low, high) }
             x &+= 8
         }
