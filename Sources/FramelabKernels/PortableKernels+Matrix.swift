@@ -14,9 +14,23 @@ public enum PortableKernels {
     public typealias F = SIMD8<Float>
     public typealias I = SIMD8<Int32>
 
+    /// The 3x3 on B, G, R plus bias, alpha copied: on x86-64 in 16-bit fixed point where the
+    /// matrix fits (`fixedPointMatrix3`: SSE2 lacks the float loop's Int32 min/max and FMA),
+    /// else the float loop.
     @inlinable @inline(__always)
     public static func matrix3(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
+        #if arch(x86_64)
+        if FixedPointMatrix.fits(k) { return fixedPointMatrix3(src, dst, width, k) }
+        #endif
+        return floatMatrix3(src, dst, width, k, clamp)
+    }
+
+    /// The float loop, specialised for the clamps the matrix needs (public for the tests,
+    /// which run every specialisation on x86-64 too).
+    @inlinable @inline(__always)
+    public static func floatMatrix3(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
+                                    _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
         switch clamp {
         case .both: return row3(src, dst, width, k, BothClamps.self)
         case .high: return row3(src, dst, width, k, HighClamp.self)

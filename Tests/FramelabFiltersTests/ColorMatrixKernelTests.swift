@@ -1,11 +1,13 @@
 import FramelabCore
 @testable import FramelabFilters
+import FramelabKernels
 import Testing
 
-/// The float colour-matrix kernel: which clamps each kind of matrix gets, and that the
-/// vector loops of every kernel level this CPU has (the portable one with every clamp
-/// specialisation on baseline, the AVX2 and AVX-512 steps), the 4x4 loop and the scalar
-/// tail stay within ±1 of the Double reference.
+/// The colour-matrix kernel: which clamps each kind of matrix gets, and that the vector
+/// loops of every kernel level this CPU has (the portable float loop with every clamp
+/// specialisation, the fixed-point steps where a matrix fits, the AVX2 and AVX-512 float
+/// steps where it does not), the 4x4 loop and the scalar tail stay within ±1 of the Double
+/// reference.
 @Suite struct ColorMatrixKernelTests {
     static let sepia = ColorMatrix([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]])
     static let hue = ColorMatrices.hueRotation(0.5)
@@ -44,6 +46,36 @@ import Testing
                 #expect(inPlace.hasSamePixels(as: fast), "\(name) \(format) \(w)x\(h) in place")
             }
         }
+    }
+
+    /// The portable float loop in each clamp specialisation, called directly: on x86-64 the
+    /// baseline level runs the matrices that fit in 16-bit fixed point, so the kernel above
+    /// reaches the float loop there only for the ones that do not.
+    @Test(arguments: [("identity", ColorMatrix.identity), ("sepia", ColorMatrixKernelTests.sepia),
+                      ("hue", ColorMatrixKernelTests.hue), ("darken", ColorMatrixKernelTests.darken)])
+    func portableFloatLoopMatchesTheReference(name: String, matrix: ColorMatrix) {
+        var rng = SplitMix64(seed: 7)
+        let kernel = ColorMatrixKernel(matrix, kernels: .portable)
+        let (w, h) = (37, 3)
+        let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
+        let expected = Mat(format: .bgra8, width: w, height: h)
+        matrix.applyScalar(input, into: expected)
+        let out = input.clone()
+        let done = out.withUnsafeMutableBytes { bytes in
+            kernel.coefficients.withUnsafeBufferPointer { k in
+                (0..<h).map { y in
+                    let row = bytes.baseAddress! + y * out.stride
+                    return PortableKernels.floatMatrix3(UnsafeRawPointer(row), row, w, k.baseAddress!, kernel.clamp)
+                }.min()!
+            }
+        }
+        #expect(done == 32, "\(name): the loop did \(done) of \(w) pixels")
+        var worst = 0
+        for y in 0..<h { for x in 0..<done {
+            let a = out.pixel(x: x, y: y), b = expected.pixel(x: x, y: y)
+            for c in 0..<4 { worst = max(worst, Int(abs(a[c] - b[c]))) }
+        } }
+        #expect(worst <= 1, "\(name) (clamp \(kernel.clamp)): off by \(worst)")
     }
 
     /// Invert, and a chain that composes to it, take the byte complement: exactly 255 − v
