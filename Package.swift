@@ -80,7 +80,7 @@ let package = Package(
         // The avx512 level's byte-permute curves and 16-bit fixed-point colour matrix, used
         // when the CPU also has VBMI and VNNI.
         .target(name: "FramelabKernelsAVX512VBMI", dependencies: ["FramelabKernels"],
-                swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi", "-mavx512vnni")),
+                swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi", "-mavx512vnni") + [.define("FRAMELAB_VNNI")]),
         .target(name: "FramelabFilters",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX512",
                                "FramelabKernelsAVX512VBMI", "CFramelabCPU"]),

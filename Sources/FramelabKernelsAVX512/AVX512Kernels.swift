@@ -6,7 +6,8 @@ import _Builtin_intrinsics.intel
 
 /// The avx512 level: this module is compiled with -march=x86-64-v4 (x86-64-v3 plus
 /// AVX-512 F, BW, CD, DQ, VL; Package.swift). The colour matrix runs sixteen pixels a step
-/// (`avx512MatrixSixteen`); the other kernels are the portable ones compiled here, which the
+/// (`avx512IntegerMatrixSixteen` in 16-bit fixed point where the matrix fits, else
+/// `avx512MatrixSixteen`); the other kernels are the portable ones compiled here, which the
 /// compiler lowers with AVX-512VL forms of the 256-bit instructions. Use only on a CPU that
 /// has x86-64-v4 (`KernelLevel` checks CPUID and the OS's ZMM state).
 public enum AVX512Kernels {
@@ -20,19 +21,15 @@ public enum AVX512Kernels {
     // shared names as every other module, and the linker keeps one of them, maybe one
     // compiled with AVX512 instructions. Tests check that no such symbol is left here.
 
+    /// The fixed-point step where the matrix fits (`FixedPointMatrix`), else the float one.
     public static func matrix3(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
                                _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
+        if FixedPointMatrix.fits(k) {
+            let c = avx512IntegerMatrixSplats(k)
+            return matrixRow(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
+        }
         let c = avx512MatrixSplats(k)
-        var x = 0
-        while x &+ 16 <= width {
-            (d + 4 &* x).storeBytes(of: avx512MatrixSixteen((s + 4 &* x).loadUnaligned(as: __m512i.self), c), as: __m512i.self)
-            x &+= 16
-        }
-        if x < width {
-            let mask = avx512PixelMask(width &- x)
-            _mm512_mask_storeu_epi32(d + 4 &* x, mask, avx512MatrixSixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x), c))
-        }
-        return width
+        return matrixRow(s, d, width) { avx512MatrixSixteen($0, c) }
     }
 
     public static func matrix4(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
@@ -130,17 +127,47 @@ public enum AVX512Kernels {
     /// How many pixels the fused loop's lookups trail its matrix step (a multiple of 16).
     static let lag = 32
 
+    /// A whole row through the matrix step `sixteen`, the last pixels through it with masked
+    /// loads and stores; returns `width`. Inlined at each call with its step.
+    @inline(__always)
+    static func matrixRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                          _ sixteen: (__m512i) -> __m512i) -> Int {
+        var x = 0
+        while x &+ 16 <= width {
+            (d + 4 &* x).storeBytes(of: sixteen((s + 4 &* x).loadUnaligned(as: __m512i.self)), as: __m512i.self)
+            x &+= 16
+        }
+        if x < width {
+            let mask = avx512PixelMask(width &- x)
+            _mm512_mask_storeu_epi32(d + 4 &* x, mask, sixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x)))
+        }
+        return width
+    }
+
     /// The sixteen-pixel matrix step on x…x+15 and the pair-table lookups on x−lag…x−lag+15
     /// in one loop (see `AVX2MatrixStep.fusedMatrixCurve`); the last pixels through the
-    /// masked step, then the lookups not yet done. Returns `width`. Not inlined: one small
-    /// loop with the splats in registers.
+    /// masked step, then the lookups not yet done. Returns `width`. The fixed-point step
+    /// where the matrix fits, else the float one. Not inlined: one small loop with the
+    /// splats in registers.
     @inline(never)
     static func fusedMatrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>,
                                  _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        if FixedPointMatrix.fits(k) {
+            let c = avx512IntegerMatrixSplats(k)
+            return fused(s, d, width, low, high) { avx512IntegerMatrixSixteen($0, c) }
+        }
         let c = avx512MatrixSplats(k)
+        return fused(s, d, width, low, high) { avx512MatrixSixteen($0, c) }
+    }
+
+    /// The fused loop around a matrix step `sixteen`, inlined into each caller with the step.
+    @inline(__always)
+    private static func fused(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                              _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>,
+                              _ sixteen: (__m512i) -> __m512i) -> Int {
         var x = 0
         while x &+ 16 <= width {
-            (d + 4 &* x).storeBytes(of: avx512MatrixSixteen((s + 4 &* x).loadUnaligned(as: __m512i.self), c), as: __m512i.self)
+            (d + 4 &* x).storeBytes(of: sixteen((s + 4 &* x).loadUnaligned(as: __m512i.self)), as: __m512i.self)
             if x >= lag {
                 let p = d + 4 &* (x &- lag)
                 PortableKernels.pairLookupEight(p, low, high)
@@ -150,7 +177,7 @@ public enum AVX512Kernels {
         }
         if x < width {
             let mask = avx512PixelMask(width &- x)
-            _mm512_mask_storeu_epi32(d + 4 &* x, mask, avx512MatrixSixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x), c))
+            _mm512_mask_storeu_epi32(d + 4 &* x, mask, sixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x)))
         }
         PortableKernels.pairLookup(UnsafeRawPointer(d), d, Swift.max(0, x &- lag), width, low, high)
         return width

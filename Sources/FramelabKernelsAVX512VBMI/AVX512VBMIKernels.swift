@@ -34,7 +34,7 @@ public enum AVX512VBMIKernels {
     /// float step (`AVX512IntegerMatrixStep.swift`).
     public static func matrix3(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
                                _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
-        if avx512IntegerMatrixFits(k) {
+        if FixedPointMatrix.fits(k) {
             let c = avx512IntegerMatrixSplats(k)
             return run(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
         }
@@ -48,7 +48,7 @@ public enum AVX512VBMIKernels {
                                    _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
                                    _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         let t = curveTables(bytes), same = sameOnEveryChannel(t)
-        if avx512IntegerMatrixFits(k) {
+        if FixedPointMatrix.fits(k) {
             let c = avx512IntegerMatrixSplats(k)
             if same { return run(s, d, width) { sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t) } }
             return run(s, d, width) { curveSixteen(avx512IntegerMatrixSixteen($0, c), t) }
