@@ -45,7 +45,7 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable, CustomStrin
     // CPUID is read once (in a virtual machine each CPUID traps to the hypervisor).
     private static let cpuHasV3 = framelab_cpu_has_x86_64_v3() != 0
     private static let cpuHasV4 = framelab_cpu_has_x86_64_v4() != 0
-    private static let cpuHasVBMI = framelab_cpu_has_avx512_vbmi_vnni() != 0
+    private static let cpuHasVBMIAndVNNI = framelab_cpu_has_avx512_vbmi_vnni() != 0
 
     /// The levels this CPU can run, lowest first.
     public static let supported: [KernelLevel] = allCases.filter(\.isSupported)
@@ -61,7 +61,7 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable, CustomStrin
         switch self {
         case .baseline: return [.portable]
         case .avx2: return [.avx2]
-        case .avx512: return AVX512VBMIKernels.isBuilt && Self.cpuHasVBMI ? [.avx512, .avx512VBMI] : [.avx512]
+        case .avx512: return AVX512VBMIKernels.isBuilt && Self.cpuHasVBMIAndVNNI ? [.avx512, .avx512VBMI] : [.avx512]
         }
         #else
         return [.portable]

@@ -3,6 +3,13 @@ import FramelabKernelsAVX2
 import FramelabKernelsAVX512
 import FramelabKernelsAVX512VBMI
 
+extension KernelTable {
+    /// The name of the avx512 table with VBMI and VNNI (`avx512VBMI`). Defined on every
+    /// architecture, unlike the table: `MatrixCurveKernel` and the tests compare names
+    /// with it in arm64 builds too.
+    static let avx512VBMIName = "avx512+vbmi+vnni"
+}
+
 #if arch(x86_64)
 /// The tables of the x86-64 levels, built here (baseline code) from the plain functions
 /// the level modules export: those modules then hold no value of a shared type, so they
@@ -31,7 +38,7 @@ extension KernelTable {
     /// The avx512 level on a CPU with VBMI and VNNI: the same table but for curves and the
     /// fused matrix-curve loop, which look the curve up by byte permutes in registers, and
     /// the colour matrix, in 16-bit fixed point where its weights fit.
-    static let avx512VBMI = avx512.replacing(name: "avx512+vbmi+vnni", matrix3: AVX512VBMIKernels.matrix3,
+    static let avx512VBMI = avx512.replacing(name: avx512VBMIName, matrix3: AVX512VBMIKernels.matrix3,
                                              matrixCurve: AVX512VBMIKernels.matrixCurve, curve: AVX512VBMIKernels.curve)
 
     /// This table with other matrix and curve entries (built here, in baseline code, like the tables).

@@ -50,12 +50,22 @@ public enum AVX512VBMIKernels {
         let t = curveTables(bytes), same = sameOnEveryChannel(t)
         if FixedPointMatrix.fits(k) {
             let c = avx512IntegerMatrixSplats(k)
-            if same { return run(s, d, width) { sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t) } }
-            return run(s, d, width) { curveSixteen(avx512IntegerMatrixSixteen($0, c), t) }
+            return matrixThenCurve(s, d, width, t, same) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)
-        if same { return run(s, d, width) { sameCurveSixteen(avx512MatrixSixteen($0, c), t) } }
-        return run(s, d, width) { curveSixteen(avx512MatrixSixteen($0, c), t) }
+        return matrixThenCurve(s, d, width, t, same) { avx512MatrixSixteen($0, c) }
+    }
+
+    /// A whole row through `matrix`, then the curve `t` (one lookup for all three channels
+    /// when `same`, `sameOnEveryChannel(t)`). Inlined at each call, so each matrix step has
+    /// its own two loops with the step and the lookups inlined in them. The step is a
+    /// closure, not a type conforming to a protocol: a type would bring metadata and helpers
+    /// under names other modules share (AVX512Step.swift).
+    @inline(__always)
+    static func matrixThenCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ t: CurveTables,
+                                _ same: Bool, _ matrix: (__m512i) -> __m512i) -> Int {
+        if same { return run(s, d, width) { sameCurveSixteen(matrix($0), t) } }
+        return run(s, d, width) { curveSixteen(matrix($0), t) }
     }
 
     /// A whole row through `sixteen`, the last pixels with masked loads and stores; returns `width`.

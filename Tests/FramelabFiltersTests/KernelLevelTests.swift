@@ -26,7 +26,7 @@ import Testing
         let v4 = v3 + ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]
         #expect(KernelLevel.avx2.isSupported == v3.allSatisfy(flags.contains), "\(flags.sorted())")
         #expect(KernelLevel.avx512.isSupported == v4.allSatisfy(flags.contains), "\(flags.sorted())")
-        let vbmi = KernelLevel.avx512.tables.contains { $0.name == "avx512+vbmi+vnni" }
+        let vbmi = KernelLevel.avx512.tables.contains { $0.name == KernelTable.avx512VBMIName }
         #expect(vbmi == (KernelLevel.avx512.isSupported && flags.contains("avx512vbmi") && flags.contains("avx512_vnni")),
                 "\(flags.sorted())")
     }

@@ -77,7 +77,7 @@ import Testing
         // The loop described is the one of the level the recipe would run at.
         let baseline = try KernelLevel.$override.withValue(.baseline) { try recipe.explain(format: .bgra8, width: 64, height: 8) }
         #expect(baseline.contains("over the row, then its pair-table lookups"), "\(baseline)")
-        if KernelLevel.avx512.tables.last?.name == "avx512+vbmi+vnni" {
+        if KernelLevel.avx512.tables.last?.name == KernelTable.avx512VBMIName {
             let permutes = try KernelLevel.$override.withValue(.avx512) { try recipe.explain(format: .bgra8, width: 64, height: 8) }
             #expect(permutes.contains("byte-permute lookups"), "\(permutes)")
         }

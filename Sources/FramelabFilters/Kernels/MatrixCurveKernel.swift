@@ -24,7 +24,7 @@ struct MatrixCurveKernel {
     /// How the fused loop of `table`'s level works, for `explain`.
     static func loopSummary(_ table: KernelTable) -> String {
         switch table.name {
-        case "avx512+vbmi+vnni":  // KernelTable.avx512VBMI (x86-64 builds only)
+        case KernelTable.avx512VBMIName:  // KernelTable.avx512VBMI (x86-64 builds only)
             return "vector multiply-adds, then byte-permute lookups on the same registers, one store"
         case KernelTable.portable.name:
             return "vector multiply-adds over the row, then its pair-table lookups"
