@@ -11,20 +11,50 @@
 /// 0.055 of a level from the rounded weights, so a result is within one level of the float
 /// step's and of the exact one; the saturating packs clamp to 0…255 as in the float step.
 ///
-/// Everything is inlined by force into the level modules (no out-of-line copy whose
-/// symbol several modules would share, `KernelLevelTests`).
+/// The weights are worked out once per kernel (`withFixedPoint`) and ride after the float
+/// matrix in the coefficients every level's `matrix3` gets; what the level modules call is
+/// inlined by force (no out-of-line copy whose symbol several modules would share,
+/// `KernelLevelTests`).
 public enum FixedPointMatrix {
-    // Scales as literals in each function, not stored constants: code inlined into another
-    // module would reach a stored one through an accessor call. The colour weights' scale is
-    // 2^13, the bias weight's 2^13 / 256 (it multiplies 256); a channel's sum ends with an
-    // arithmetic shift right by 13 (an immediate in each level's step).
+    /// `matrix` (the 4 x 5 layout: rows R, G, B, A on R, G, B, A, bias) with the fixed-point
+    /// block appended, worked out once per
+    /// kernel rather than per row (about 45 ns a row, 6 % of a 1080p frame at memory speed):
+    /// [20] is 1 where the matrix fits, else 0; [21…26] are the bit patterns of the weight
+    /// pairs (`weightPairs`), only read where it fits.
+    public static func withFixedPoint(_ matrix: [Float]) -> [Float] {
+        precondition(matrix.count == 20, "a colour matrix's coefficients are 4 x 5 floats")
+        return matrix.withUnsafeBufferPointer { k in
+            let k = k.baseAddress!
+            guard fits(matrix: k) else { return matrix + [Float](repeating: 0, count: 7) }
+            let w = computeWeightPairs(k)
+            return matrix + [1] + [w.blueRedB, w.greenBiasB, w.blueRedG, w.greenBiasG, w.blueRedR, w.greenBiasR]
+                .map { Float(bitPattern: UInt32(bitPattern: $0)) }
+        }
+    }
 
-    /// Whether `k` (the kernel's 4 x 5 layout: rows R, G, B, A on R, G, B, A, bias) fits:
-    /// every colour weight below 4 in magnitude and every bias within about ±1,023, so that
-    /// each weight fits 16 bits; all finite (a NaN fails every comparison). Other matrices
-    /// take the float step.
+    /// Whether the kernel coefficients `k` (`withFixedPoint`'s layout) fit the fixed-point steps.
     @inlinable @inline(__always)
-    public static func fits(_ k: UnsafePointer<Float>) -> Bool {
+    public static func fits(_ k: UnsafePointer<Float>) -> Bool { k[20] != 0 }
+
+    /// The weights of a matrix that fits, from `k` (`withFixedPoint`'s layout), as 32-bit
+    /// words of two 16-bit weights (the low half multiplies the pair's low word): per output
+    /// channel B, G, R, the (B, R) pair and the (G, bias) pair. A level splats each word
+    /// across a register.
+    @inlinable @inline(__always)
+    public static func weightPairs(_ k: UnsafePointer<Float>)
+        -> (blueRedB: Int32, greenBiasB: Int32, blueRedG: Int32, greenBiasG: Int32, blueRedR: Int32, greenBiasR: Int32) {
+        @inline(__always) func word(_ i: Int) -> Int32 { Int32(bitPattern: k[21 &+ i].bitPattern) }
+        return (word(0), word(1), word(2), word(3), word(4), word(5))
+    }
+
+    // Scales as literals: the colour weights' is 2^13, the bias weight's 2^13 / 256 (it
+    // multiplies 256); a channel's sum ends with an arithmetic shift right by 13 (an
+    // immediate in each level's step).
+
+    /// Whether the 4 x 5 `matrix` fits: every colour weight below 4 in magnitude and every
+    /// bias within about ±1,023, so that each weight fits 16 bits; all finite (a NaN fails
+    /// every comparison). Other matrices take the float step.
+    static func fits(matrix k: UnsafePointer<Float>) -> Bool {
         let colourScale: Float = 8192, biasScale: Float = 32
         for r in 0..<3 {
             let base = 5 &* r
@@ -34,18 +64,15 @@ public enum FixedPointMatrix {
         return true
     }
 
-    /// The weights of a matrix that fits, as 32-bit words of two 16-bit weights (the low
-    /// half multiplies the pair's low word): per output channel B, G, R, the (B, R) pair
-    /// and the (G, bias) pair. A level splats each word across a register.
-    @inlinable @inline(__always)
-    public static func weightPairs(_ k: UnsafePointer<Float>)
+    /// The weight pairs of a 4 x 5 `matrix` that fits.
+    static func computeWeightPairs(_ k: UnsafePointer<Float>)
         -> (blueRedB: Int32, greenBiasB: Int32, blueRedG: Int32, greenBiasG: Int32, blueRedR: Int32, greenBiasR: Int32) {
         let colourScale: Float = 8192, biasScale: Float = 32
-        @inline(__always) func pair(_ low: Float, _ high: Float) -> Int32 {
+        func pair(_ low: Float, _ high: Float) -> Int32 {
             let l = UInt32(UInt16(bitPattern: Int16(low.rounded()))), h = UInt32(UInt16(bitPattern: Int16(high.rounded())))
             return Int32(bitPattern: l | h &<< 16)
         }
-        @inline(__always) func row(_ r: Int) -> (blueRed: Int32, greenBias: Int32) {
+        func row(_ r: Int) -> (blueRed: Int32, greenBias: Int32) {
             let base = 5 &* r
             return (pair(k[base &+ 2] * colourScale, k[base] * colourScale),
                     pair(k[base &+ 1] * colourScale, (k[base &+ 4] + 0.5) * biasScale))

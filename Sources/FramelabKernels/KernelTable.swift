@@ -12,8 +12,9 @@ public struct KernelTable: Sendable {
     public let name: String
 
     /// BGRA pixels through a 3x3 colour matrix plus bias on B, G, R; alpha kept. `k` is the
-    /// 4 x 5 layout (rows R, G, B, A on R, G, B, A, then bias); `clamp` says which clamps
-    /// the matrix can need (loops that clamp by saturation ignore it).
+    /// 4 x 5 layout (rows R, G, B, A on R, G, B, A, then bias) followed by the fixed-point
+    /// block (`FixedPointMatrix.withFixedPoint`); `clamp` says which clamps the matrix can
+    /// need (loops that clamp by saturation ignore it).
     public let matrix3: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                    _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int
     /// BGRA pixels through the full 4x4 matrix plus bias (alpha changes); `k` as above.

@@ -12,6 +12,10 @@ import Testing
     static let sepia = ColorMatrix([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]])
     static let hue = ColorMatrices.hueRotation(0.5)
     static let darken = ColorMatrix([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 0.5]], bias: [-20, -20, -20])
+    /// Hue and sepia with one bias past the fixed-point limit (that channel saturates), so the
+    /// float steps run on ordinary weights in the other two.
+    static let hueInFloat = { var m = hue; m.bias[0] = 1100; return m }()
+    static let sepiaInFloat = { var m = sepia; m.bias[2] = -1100; return m }()
 
     @Test func clampsFollowTheMatrixRange() {
         #expect(ColorMatrixKernel(.identity).clamp == .none)
@@ -21,6 +25,7 @@ import Testing
     }
 
     @Test(arguments: [("identity", ColorMatrix.identity), ("sepia", ColorMatrixKernelTests.sepia), ("hue", ColorMatrixKernelTests.hue), ("darken", ColorMatrixKernelTests.darken),
+                      ("hue in float", ColorMatrixKernelTests.hueInFloat), ("sepia in float", ColorMatrixKernelTests.sepiaInFloat),
                       ("alpha", ColorMatrix([[1, 0, 0, 0.2], [0, 0.9, 0, 0], [0.1, 0, 0.8, 0], [0.3, 0.3, 0.3, 0.5]],
                                             bias: [5, -3, 0, 10]))])
     func everyLoopMatchesTheReference(name: String, matrix: ColorMatrix) {
@@ -76,6 +81,27 @@ import Testing
             for c in 0..<4 { worst = max(worst, Int(abs(a[c] - b[c]))) }
         } }
         #expect(worst <= 1, "\(name) (clamp \(kernel.clamp)): off by \(worst)")
+    }
+
+    /// Which matrices the fixed-point steps take (worked out once per kernel): weights below
+    /// 4 and biases within about ±1,023, finite; and the identity comes out exact at every
+    /// level, fixed point or not.
+    @Test func fixedPointBlockMarksTheMatricesThatFit() {
+        func fits(_ matrix: ColorMatrix) -> Bool { ColorMatrixKernel(matrix).coefficients[20] != 0 }
+        #expect(fits(.identity) && fits(Self.sepia) && fits(Self.hue) && fits(Self.darken))
+        #expect(fits(ColorMatrix([[3.999, -3.999, 0.001], [-3.999, 3.999, 0.5], [0.25, 0.25, 0.25]], bias: [-1022, 300, 0.49])))
+        #expect(!fits(ColorMatrix([[1, 0, 0], [0, 1, 0], [0, 0, 4.0001]])))
+        #expect(!fits(ColorMatrix([[1, 0, 0], [0, 1, 0], [0, 0, 1]], bias: [0, 0, 1024])))
+        #expect(!fits(ColorMatrix([[1, 0, 0], [0, .nan, 0], [0, 0, 1]])))
+        #expect(!fits(Self.hueInFloat) && !fits(Self.sepiaInFloat))
+        #expect(ColorMatrixKernel(.identity).coefficients.count == 27)
+        var rng = SplitMix64(seed: 11)
+        let input = TestImages.noise(.bgra8, width: 40, height: 2, using: &rng)
+        for table in KernelLevel.supported.flatMap(\.tables) {
+            let out = Mat(format: .bgra8, width: 40, height: 2)
+            ColorMatrixKernel(.identity, kernels: table).apply(input, into: out, rows: 0..<2)
+            #expect(out.hasSamePixels(as: input), "\(table.name)")
+        }
     }
 
     /// Invert, and a chain that composes to it, take the byte complement: exactly 255 − v

@@ -82,8 +82,10 @@ import Testing
         var rng = SplitMix64(seed: 3)
         let matrices = [ColorMatrixKernelTests.sepia, ColorMatrixKernelTests.hue, ColorMatrixKernelTests.darken, .identity,
                         ColorMatrix([[40, -40, 3], [-90, 2, 95], [1, 1, 1]], bias: [-3000, 2000, 0.49]),
-                        // At the edge of the avx512+vbmi+vnni table's 16-bit weights (below 4, bias within
-                        // about ±1,023): its fixed-point step, saturating both ways; then just past it (float).
+                        // The float steps on ordinary weights (one bias past the fixed-point limit).
+                        ColorMatrixKernelTests.hueInFloat, ColorMatrixKernelTests.sepiaInFloat,
+                        // At the edge of the fixed-point steps' 16-bit weights (below 4, bias within
+                        // about ±1,023): fixed point, saturating both ways; then just past it (float).
                         ColorMatrix([[3.999, -3.999, 0.001], [-3.999, 3.999, 0.5], [0.25, 0.25, 0.25]], bias: [-1022, 300, 0.49]),
                         ColorMatrix([[1, 0, 0], [0, 1, 0], [0, 0, 4.0001]], bias: [0, 0, 1024])]
         // The same curve on every channel, and three different ones (the VBMI kernels take

@@ -112,7 +112,8 @@ extension ColorMatrix {
 struct ColorMatrixKernel {
     /// The matrix (for the scalar and OpenCV paths of its operation).
     let matrix: ColorMatrix
-    /// Rows R, G, B, A of coefficients on R, G, B, A, then bias: 4 x 5 floats, flat.
+    /// Rows R, G, B, A of coefficients on R, G, B, A, then bias: 4 x 5 floats, flat; then
+    /// the fixed-point steps' weights (`FixedPointMatrix.withFixedPoint`).
     let coefficients: [Float]
     let keepsAlpha: Bool
     /// Which clamps the colour rows (and alpha, for 4x4) can need (portable loops).
@@ -126,7 +127,7 @@ struct ColorMatrixKernel {
 
     init(_ matrix: ColorMatrix, kernels: KernelTable = KernelLevel.currentTable) {
         self.matrix = matrix
-        coefficients = (0..<4).flatMap { r in (matrix.m[r] + [matrix.bias[r]]).map { Float($0) } }
+        coefficients = FixedPointMatrix.withFixedPoint((0..<4).flatMap { r in (matrix.m[r] + [matrix.bias[r]]).map { Float($0) } })
         keepsAlpha = matrix.keepsAlpha
         isComplement = matrix.keepsAlpha && (0..<3).allSatisfy { r in
             matrix.bias[r] == 255 && (0..<4).allSatisfy { c in matrix.m[r][c] == (r == c ? -1 : 0) }
