@@ -26,10 +26,10 @@ public enum AVX512Kernels {
                                _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
         if FixedPointMatrix.fits(k) {
             let c = avx512IntegerMatrixSplats(k)
-            return matrixRow(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
+            return avx512Row(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)
-        return matrixRow(s, d, width) { avx512MatrixSixteen($0, c) }
+        return avx512Row(s, d, width) { avx512MatrixSixteen($0, c) }
     }
 
     public static func matrix4(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
@@ -126,23 +126,6 @@ public enum AVX512Kernels {
 
     /// How many pixels the fused loop's lookups trail its matrix step (a multiple of 16).
     static let lag = 32
-
-    /// A whole row through the matrix step `sixteen`, the last pixels through it with masked
-    /// loads and stores; returns `width`. Inlined at each call with its step.
-    @inline(__always)
-    static func matrixRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                          _ sixteen: (__m512i) -> __m512i) -> Int {
-        var x = 0
-        while x &+ 16 <= width {
-            (d + 4 &* x).storeBytes(of: sixteen((s + 4 &* x).loadUnaligned(as: __m512i.self)), as: __m512i.self)
-            x &+= 16
-        }
-        if x < width {
-            let mask = avx512PixelMask(width &- x)
-            _mm512_mask_storeu_epi32(d + 4 &* x, mask, sixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x)))
-        }
-        return width
-    }
 
     /// The sixteen-pixel matrix step on x…x+15 and the pair-table lookups on x−lag…x−lag+15
     /// in one loop (see `AVX2MatrixStep.fusedMatrixCurve`); the last pixels through the

@@ -42,6 +42,22 @@ func avx512MatrixSixteen(_ v: __m512i, _ c: AVX512MatrixSplats) -> __m512i {
     return _mm512_shuffle_epi8(packed, c.interleave)
 }
 
+/// A whole BGRA row through a sixteen-pixel step, the last pixels through it with masked
+/// loads and stores; returns `width`. Inlined at each call with its step.
+@inline(__always)
+func avx512Row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ sixteen: (__m512i) -> __m512i) -> Int {
+    var x = 0
+    while x &+ 16 <= width {
+        (d + 4 &* x).storeBytes(of: sixteen((s + 4 &* x).loadUnaligned(as: __m512i.self)), as: __m512i.self)
+        x &+= 16
+    }
+    if x < width {
+        let mask = avx512PixelMask(width &- x)
+        _mm512_mask_storeu_epi32(d + 4 &* x, mask, sixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x)))
+    }
+    return width
+}
+
 /// The mask of the first `count` (0…16) 32-bit lanes: masked loads and stores touch only those.
 @inline(__always)
 func avx512PixelMask(_ count: Int) -> __mmask16 {

@@ -26,8 +26,8 @@ public enum AVX512VBMIKernels {
     public static func curve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
                              _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         let t = curveTables(bytes)
-        if sameOnEveryChannel(t) { return run(s, d, width) { sameCurveSixteen($0, t) } }
-        return run(s, d, width) { curveSixteen($0, t) }
+        if sameOnEveryChannel(t) { return avx512Row(s, d, width) { sameCurveSixteen($0, t) } }
+        return avx512Row(s, d, width) { curveSixteen($0, t) }
     }
 
     /// The colour matrix: the 16-bit VNNI step when the matrix's weights fit it, else the
@@ -36,10 +36,10 @@ public enum AVX512VBMIKernels {
                                _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
         if FixedPointMatrix.fits(k) {
             let c = avx512IntegerMatrixSplats(k)
-            return run(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
+            return avx512Row(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)
-        return run(s, d, width) { avx512MatrixSixteen($0, c) }
+        return avx512Row(s, d, width) { avx512MatrixSixteen($0, c) }
     }
 
     /// The matrix step (as `matrix3` chooses it) and the curve on the same sixteen pixels in
@@ -64,23 +64,8 @@ public enum AVX512VBMIKernels {
     @inline(__always)
     static func matrixThenCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ t: CurveTables,
                                 _ same: Bool, _ matrix: (__m512i) -> __m512i) -> Int {
-        if same { return run(s, d, width) { sameCurveSixteen(matrix($0), t) } }
-        return run(s, d, width) { curveSixteen(matrix($0), t) }
-    }
-
-    /// A whole row through `sixteen`, the last pixels with masked loads and stores; returns `width`.
-    @inline(__always)
-    static func run(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ sixteen: (__m512i) -> __m512i) -> Int {
-        var x = 0
-        while x &+ 16 <= width {
-            (d + 4 &* x).storeBytes(of: sixteen((s + 4 &* x).loadUnaligned(as: __m512i.self)), as: __m512i.self)
-            x &+= 16
-        }
-        if x < width {
-            let mask = avx512PixelMask(width &- x)
-            _mm512_mask_storeu_epi32(d + 4 &* x, mask, sixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x)))
-        }
-        return width
+        if same { return avx512Row(s, d, width) { sameCurveSixteen(matrix($0), t) } }
+        return avx512Row(s, d, width) { curveSixteen(matrix($0), t) }
     }
 
     /// The three tables (B, G, R, 256 bytes each) as twelve 64-byte registers.
