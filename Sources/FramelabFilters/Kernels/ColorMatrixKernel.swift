@@ -94,21 +94,23 @@ extension ColorMatrix {
 }
 
 /// The SIMD colour-matrix kernel: BGRA pixels through the level's `matrix3` (alpha kept)
-/// or `matrix4` loop, then a scalar tail in the same float arithmetic.
+/// or `matrix4` loop, then a scalar tail in float arithmetic.
 ///
-/// The loops (`KernelTable`): on x86-64-v3 and v4, hardware int/float conversions and
-/// saturating packs (`AVX2MatrixStep`, eight pixels; `AVX512MatrixStep`, sixteen, with a
-/// masked last step; with AVX-512 VBMI and VNNI, 16-bit fixed point where the weights fit,
-/// `AVX512IntegerMatrixStep`); on the baseline level, the portable `SIMD8<Float>` loop, which rounds
-/// with the 2^23 trick and clamps with integer min/max, leaving out the clamps the matrix
-/// cannot need (`ClampNeed`).
+/// The loops (`KernelTable`): where the matrix's weights fit 16 bits (each below 4, bias
+/// within about ±1,023: `FixedPointMatrix`, worked out here once), every x86-64 level runs
+/// it in 16-bit fixed point with `pmaddwd` on (B, R) and (G, 256) word pairs and
+/// saturating packs (SSE2 at baseline, `AVX2IntegerMatrixStep`, `AVX512IntegerMatrixStep`
+/// with `vpdpwssd` where VNNI exists). Other matrices, and arm64's baseline, take the float
+/// loops: hardware int/float conversions, FMAs and saturating packs on x86-64-v3 and v4
+/// (`AVX2MatrixStep`, eight pixels; `AVX512MatrixStep`, sixteen, with a masked last step),
+/// the portable `SIMD8<Float>` loop elsewhere, which rounds with the 2^23 trick and clamps
+/// with integer min/max, leaving out the clamps the matrix cannot need (`ClampNeed`).
 ///
-/// Why float and not fixed point: the target CPUs (AMD Zen 1 here) split 256-bit integer
-/// multiplies into slow halves (`vpmulld` ymm issues every 4 cycles on one pipe), while
-/// FMAs issue on two pipes. Measured at 1080p on one thread: 4.5 ms for the Int32
-/// version, about 3.0 ms for the portable float loop, 2.0–2.2 ms for the AVX2 one
-/// (docs/filters.md). Float also has more precision than 12-bit fixed point, so results
-/// stay within ±1 of the Double reference.
+/// Why 16-bit fixed point and not the 32-bit kind an earlier version had: `vpmulld` is slow
+/// on the target CPUs (every 4 cycles on one pipe on Zen 1; 4.5 ms at 1080p against 3.0 for
+/// the portable float loop), while `pmaddwd` does two 16-bit products and their sum per lane
+/// at full rate. The rounded weights are off by at most 0.055 of a level in all, so results
+/// stay within ±1 of the Double reference (docs/filters.md).
 struct ColorMatrixKernel {
     /// The matrix (for the scalar and OpenCV paths of its operation).
     let matrix: ColorMatrix
