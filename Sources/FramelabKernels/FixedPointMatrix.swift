@@ -6,10 +6,11 @@
 /// 256 standing in for alpha so that its weight carries the bias. A channel is the sum of
 /// both pairs' products, B·wB + R·wR + G·wG + 256·wBias, shifted right by 13. The colour
 /// weights are the matrix's times 2^13, rounded; wBias is (bias + ½) times 2^5, so 256·wBias
-/// is the bias plus one half times 2^13, and shifting the sum right by 13 rounds half up. The largest sum,
-/// 3 · 255 · 32,767 + 256 · 32,767, fits Int32. Error: at most 3 · 255 · 2^-14 + 2^-7 ≈
-/// 0.055 of a level from the rounded weights, so a result is within one level of the float
-/// step's and of the exact one; the saturating packs clamp to 0…255 as in the float step.
+/// is the bias plus one half times 2^13, and shifting the sum right by 13 rounds half up.
+/// The largest sum, 3 · 255 · 32,767 + 256 · 32,767, fits Int32. Error: at most
+/// 3 · 255 · 2^-14 + 2^-7 ≈ 0.055 of a level from the rounded weights, so a result is within
+/// one level of the float step's and of the exact one; the saturating packs clamp to 0…255
+/// as in the float step.
 ///
 /// The weights are worked out once per kernel (`withFixedPoint`) and ride after the float
 /// matrix in the coefficients every level's `matrix3` gets; what the level modules call is
@@ -17,10 +18,9 @@
 /// `KernelLevelTests`).
 public enum FixedPointMatrix {
     /// `matrix` (the 4 x 5 layout: rows R, G, B, A on R, G, B, A, bias) with the fixed-point
-    /// block appended, worked out once per
-    /// kernel rather than per row (about 45 ns a row, 6 % of a 1080p frame at memory speed):
-    /// [20] is 1 where the matrix fits, else 0; [21…26] are the bit patterns of the weight
-    /// pairs (`weightPairs`), only read where it fits.
+    /// block appended: [20] is 1 where the matrix fits, else 0; [21…26] are the bit patterns
+    /// of the weight pairs (`weightPairs`), only read where it fits. Worked out once per
+    /// kernel, not per row (about 45 ns a row, 6 % of a 1080p frame near memory speed).
     public static func withFixedPoint(_ matrix: [Float]) -> [Float] {
         precondition(matrix.count == 20, "a colour matrix's coefficients are 4 x 5 floats")
         return matrix.withUnsafeBufferPointer { k in

@@ -15,8 +15,8 @@ import _Builtin_intrinsics.intel
 /// integer min/max clamps and shifts to re-interleave (docs/filters.md). The packs clamp
 /// for free, so every 3x3 matrix costs the same and `ClampNeed` is not consulted.
 enum AVX2MatrixStep {
-    /// A row through the step: see `Step.row`.
-    /// The fixed-point step where `k` fits (`FixedPointMatrix`), else the float one.
+    /// A row through the fixed-point step where `k` fits (`FixedPointMatrix`), else through
+    /// the float one (`Step.row`).
     static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>) -> Int {
         FixedPointMatrix.fits(k) ? avx2IntegerMatrixRow(s, d, width, k) : Step(k).row(s, d, width)
     }

@@ -81,18 +81,25 @@ public enum AVX512VBMIKernels {
 
     /// Sixteen BGRA pixels through the curve: each of the six lookups writes only the bytes
     /// of its channel whose bit 7 selects its half of the table, and passes the others on,
-    /// so later lookups still see the original bytes as their indices.
+    /// so later lookups still see the original bytes as their indices. A channel's
+    /// upper-half mask comes from one byte test of bit 7, its lower-half mask from that in a
+    /// mask register (`kandn`): with `vpmovb2m` and the masks combined in general registers,
+    /// each of the six masks had also cost a move into a mask register, on the port the
+    /// permutes need.
     @inline(__always)
     static func curveSixteen(_ v: __m512i, _ t: CurveTables) -> __m512i {
-        let upper = _mm512_movepi8_mask(v)
         let blue: UInt64 = 0x1111_1111_1111_1111, green = blue &<< 1, red = blue &<< 2
-        var x = _mm512_mask2_permutex2var_epi8(t.b0, v, blue & ~upper, t.b1)
-        x = _mm512_mask2_permutex2var_epi8(t.b2, x, blue & upper, t.b3)
-        x = _mm512_mask2_permutex2var_epi8(t.g0, x, green & ~upper, t.g1)
-        x = _mm512_mask2_permutex2var_epi8(t.g2, x, green & upper, t.g3)
-        x = _mm512_mask2_permutex2var_epi8(t.r0, x, red & ~upper, t.r1)
-        return _mm512_mask2_permutex2var_epi8(t.r2, x, red & upper, t.r3)
+        let blueUpper = _mm512_test_epi8_mask(v, _mm512_set1_epi32(0x80))
+        let greenUpper = _mm512_test_epi8_mask(v, _mm512_set1_epi32(0x8000))
+        let redUpper = _mm512_test_epi8_mask(v, _mm512_set1_epi32(0x80_0000))
+        var x = _mm512_mask2_permutex2var_epi8(t.b0, v, _kandn_mask64(blueUpper, blue), t.b1)
+        x = _mm512_mask2_permutex2var_epi8(t.b2, x, blueUpper, t.b3)
+        x = _mm512_mask2_permutex2var_epi8(t.g0, x, _kandn_mask64(greenUpper, green), t.g1)
+        x = _mm512_mask2_permutex2var_epi8(t.g2, x, greenUpper, t.g3)
+        x = _mm512_mask2_permutex2var_epi8(t.r0, x, _kandn_mask64(redUpper, red), t.r1)
+        return _mm512_mask2_permutex2var_epi8(t.r2, x, redUpper, t.r3)
     }
+
     /// True when B, G and R have the same table (gamma, exposure, toneCurve, and the curves
     /// recipes fold them into): one lookup then serves all three channels.
     @inline(__always)
