@@ -43,9 +43,11 @@ extension KernelTable {
 
     /// This table with other matrix and curve entries (built here, in baseline code, like the tables).
     private func replacing(name: String,
-                           matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed) -> Int,
+                           matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>,
+                                                                     UnsafePointer<Int32>?, ClampNeed) -> Int,
                            matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int,
-                                                                         UnsafePointer<Float>, ClampNeed, UnsafePointer<UInt8>,
+                                                                         UnsafePointer<Float>, UnsafePointer<Int32>?, ClampNeed,
+                                                                         UnsafePointer<UInt8>,
                                                                          UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                            curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
                                                        UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int) -> KernelTable {

@@ -12,49 +12,45 @@
 /// one level of the float step's and of the exact one; the saturating packs clamp to 0…255
 /// as in the float step.
 ///
-/// The weights are worked out once per kernel (`withFixedPoint`) and ride after the float
-/// matrix in the coefficients every level's `matrix3` gets; what the level modules call is
-/// inlined by force (no out-of-line copy whose symbol several modules would share,
-/// `KernelLevelTests`).
+/// The weights are worked out once per kernel (`weights(of:)`) and reach every level's
+/// `matrix3` and `matrixCurve` as six Int32 words next to the float matrix (nil where the
+/// matrix does not fit); what the level modules call is inlined by force (no out-of-line
+/// copy whose symbol several modules would share, `KernelLevelTests`).
 public enum FixedPointMatrix {
-    /// `matrix` (the 4 x 5 layout: rows R, G, B, A on R, G, B, A, bias) with the fixed-point
-    /// block appended: [20] is 1 where the matrix fits, else 0; [21…26] are the bit patterns
-    /// of the weight pairs (`weightPairs`), only read where it fits. Worked out once per
-    /// kernel, not per row (about 45 ns a row, 6 % of a 1080p frame near memory speed).
-    public static func withFixedPoint(_ matrix: [Float]) -> [Float] {
+    /// The fixed-point weights of the 4 x 5 `matrix` (rows R, G, B, A on R, G, B, A, bias)
+    /// as `wordCount` words (`weightPairs` reads them), or nil where it does not fit (the
+    /// float steps run it). Worked out once per kernel, not per row (about 45 ns a row, 6 %
+    /// of a 1080p frame near memory speed).
+    public static func weights(of matrix: [Float]) -> [Int32]? {
         precondition(matrix.count == 20, "a colour matrix's coefficients are 4 x 5 floats")
         return matrix.withUnsafeBufferPointer { k in
             let k = k.baseAddress!
-            guard fits(matrix: k) else { return matrix + [Float](repeating: 0, count: 7) }
+            guard matrixFits(k) else { return nil }
             let w = computeWeightPairs(k)
-            return matrix + [1] + [w.blueRedB, w.greenBiasB, w.blueRedG, w.greenBiasG, w.blueRedR, w.greenBiasR]
-                .map { Float(bitPattern: UInt32(bitPattern: $0)) }
+            return [w.blueRedB, w.greenBiasB, w.blueRedG, w.greenBiasG, w.blueRedR, w.greenBiasR]
         }
     }
 
-    /// Whether the kernel coefficients `k` (`withFixedPoint`'s layout) fit the fixed-point steps.
-    @inlinable @inline(__always)
-    public static func fits(_ k: UnsafePointer<Float>) -> Bool { k[20] != 0 }
+    /// How many words `weights(of:)` gives.
+    public static let wordCount = 6
 
-    /// The weights of a matrix that fits, from `k` (`withFixedPoint`'s layout), as 32-bit
-    /// words of two 16-bit weights (the low half multiplies the pair's low word): per output
-    /// channel B, G, R, the (B, R) pair and the (G, bias) pair. A level splats each word
-    /// across a register.
+    /// The weight words `w` (`weights(of:)`) as named 32-bit words of two 16-bit weights
+    /// (the low half multiplies the pair's low word): per output channel B, G, R, the
+    /// (B, R) pair and the (G, bias) pair. A level splats each word across a register.
     @inlinable @inline(__always)
-    public static func weightPairs(_ k: UnsafePointer<Float>)
+    public static func weightPairs(_ w: UnsafePointer<Int32>)
         -> (blueRedB: Int32, greenBiasB: Int32, blueRedG: Int32, greenBiasG: Int32, blueRedR: Int32, greenBiasR: Int32) {
-        @inline(__always) func word(_ i: Int) -> Int32 { Int32(bitPattern: k[21 &+ i].bitPattern) }
-        return (word(0), word(1), word(2), word(3), word(4), word(5))
+        (w[0], w[1], w[2], w[3], w[4], w[5])
     }
 
     // Scales as literals: the colour weights' is 2^13, the bias weight's 2^13 / 256 (it
     // multiplies 256); a channel's sum ends with an arithmetic shift right by 13 (an
     // immediate in each level's step).
 
-    /// Whether the 4 x 5 `matrix` fits: every colour weight below 4 in magnitude and every
+    /// Whether the 4 x 5 matrix `k` fits: every colour weight below 4 in magnitude and every
     /// bias within about ±1,023, so that each weight fits 16 bits; all finite (a NaN fails
     /// every comparison). Other matrices take the float step.
-    static func fits(matrix k: UnsafePointer<Float>) -> Bool {
+    static func matrixFits(_ k: UnsafePointer<Float>) -> Bool {
         let colourScale: Float = 8192, biasScale: Float = 32
         for r in 0..<3 {
             let base = 5 &* r
@@ -63,7 +59,6 @@ public enum FixedPointMatrix {
         }
         return true
     }
-
     /// The weight pairs of a 4 x 5 `matrix` that fits.
     static func computeWeightPairs(_ k: UnsafePointer<Float>)
         -> (blueRedB: Int32, greenBiasB: Int32, blueRedG: Int32, greenBiasG: Int32, blueRedR: Int32, greenBiasR: Int32) {

@@ -12,18 +12,19 @@ public struct KernelTable: Sendable {
     public let name: String
 
     /// BGRA pixels through a 3x3 colour matrix plus bias on B, G, R; alpha kept. `k` is the
-    /// 4 x 5 layout (rows R, G, B, A on R, G, B, A, then bias) followed by the fixed-point
-    /// block (`FixedPointMatrix.withFixedPoint`); `clamp` says which clamps the matrix can
-    /// need (loops that clamp by saturation ignore it).
+    /// 4 x 5 layout (rows R, G, B, A on R, G, B, A, then bias); `fixed` its fixed-point
+    /// weights (`FixedPointMatrix.weights(of:)`), nil where it does not fit; `clamp` says
+    /// which clamps the matrix can need (loops that clamp by saturation ignore it).
     public let matrix3: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
-                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int
+                                   _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed) -> Int
     /// BGRA pixels through the full 4x4 matrix plus bias (alpha changes); `k` as above.
     public let matrix4: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                    _ k: UnsafePointer<Float>) -> Int
     /// `matrix3` then the curve (`curve`) on the same pixels; every pixel before the
     /// returned index has had both.
     public let matrixCurve: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
-                                       _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
+                                       _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
+                                       _ bytes: UnsafePointer<UInt8>,
                                        _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
     /// BGRA pixels through a per-channel curve, alpha kept. The curve comes in two forms,
     /// and a level uses the one it does best: `bytes`, three 256-byte tables (B, G, R; for
@@ -96,9 +97,11 @@ public struct KernelTable: Sendable {
                                       _ maxX: Int, _ step: Int, _ hits: UnsafeMutablePointer<Int32>) -> Int
 
     public init(name: String,
-                matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed) -> Int,
+                matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, UnsafePointer<Int32>?,
+                                              ClampNeed) -> Int,
                 matrix4: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>) -> Int,
-                matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, ClampNeed,
+                matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>,
+                                                  UnsafePointer<Int32>?, ClampNeed,
                                                   UnsafePointer<UInt8>, UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
                                             UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
@@ -154,9 +157,9 @@ extension KernelTable {
     /// (`PortableKernels` is inlined into them), replacing the entries they do better.
     public static let portable = KernelTable(
         name: "baseline",
-        matrix3: { PortableKernels.matrix3($0, $1, $2, $3, $4) },
+        matrix3: { PortableKernels.matrix3($0, $1, $2, $3, $4, $5) },
         matrix4: { PortableKernels.matrix4($0, $1, $2, $3) },
-        matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6, $7) },
+        matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6, $7, $8) },
         curve: { PortableKernels.curve($0, $1, $2, $3, $4, $5) },
         pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
         luma: { PortableKernels.luma($0, $1, $2) },

@@ -10,11 +10,11 @@ import _Builtin_intrinsics.intel
 /// which has FMA there, stays.
 extension PortableKernels {
     /// Eight pixels a step, four per 128-bit half; returns the first pixel not done.
-    /// `k` must fit (`FixedPointMatrix.fits`).
+    /// `fixed` is the matrix's weight words (`FixedPointMatrix.weights(of:)`).
     @inlinable @inline(__always)
     static func fixedPointMatrix3(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
-                                  _ k: UnsafePointer<Float>) -> Int {
-        let w = FixedPointMatrix.weightPairs(k)
+                                  _ fixed: UnsafePointer<Int32>) -> Int {
+        let w = FixedPointMatrix.weightPairs(fixed)
         let blueRedB = _mm_set1_epi32(w.blueRedB), greenBiasB = _mm_set1_epi32(w.greenBiasB)
         let blueRedG = _mm_set1_epi32(w.blueRedG), greenBiasG = _mm_set1_epi32(w.greenBiasG)
         let blueRedR = _mm_set1_epi32(w.blueRedR), greenBiasR = _mm_set1_epi32(w.greenBiasR)

@@ -19,9 +19,9 @@ public enum PortableKernels {
     /// else the float loop.
     @inlinable @inline(__always)
     public static func matrix3(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
-                               _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
+                               _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed) -> Int {
         #if arch(x86_64)
-        if FixedPointMatrix.fits(k) { return fixedPointMatrix3(src, dst, width, k) }
+        if let fixed { return fixedPointMatrix3(src, dst, width, fixed) }
         #endif
         return floatMatrix3(src, dst, width, k, clamp)
     }
@@ -87,9 +87,9 @@ public enum PortableKernels {
     /// intrinsics interleave them).
     @inlinable @inline(__always)
     public static func matrixCurve(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
-                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
-                                   _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
-        let done = matrix3(src, dst, width, k, clamp)
+                                   _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
+                                   _ bytes: UnsafePointer<UInt8>, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        let done = matrix3(src, dst, width, k, fixed, clamp)
         pairLookup(UnsafeRawPointer(dst), dst, 0, done, low, high)
         return done
     }

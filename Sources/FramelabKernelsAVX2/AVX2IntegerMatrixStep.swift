@@ -15,10 +15,10 @@ import _Builtin_intrinsics.intel
 typealias AVX2IntegerMatrixSplats = (blueRedB: __m256i, greenBiasB: __m256i, blueRedG: __m256i, greenBiasG: __m256i,
                                      blueRedR: __m256i, greenBiasR: __m256i, green: __m256i, interleave: __m256i)
 
-/// The splats of `k`, which must fit (`FixedPointMatrix.fits`).
+/// The splats of the weight words `fixed` (`FixedPointMatrix.weights(of:)`).
 @inline(__always)
-func avx2IntegerMatrixSplats(_ k: UnsafePointer<Float>) -> AVX2IntegerMatrixSplats {
-    let w = FixedPointMatrix.weightPairs(k)
+func avx2IntegerMatrixSplats(_ fixed: UnsafePointer<Int32>) -> AVX2IntegerMatrixSplats {
+    let w = FixedPointMatrix.weightPairs(fixed)
     return (_mm256_set1_epi32(w.blueRedB), _mm256_set1_epi32(w.greenBiasB), _mm256_set1_epi32(w.blueRedG),
             _mm256_set1_epi32(w.greenBiasG), _mm256_set1_epi32(w.blueRedR), _mm256_set1_epi32(w.greenBiasR),
             _mm256_setr_epi8(1, -1, -1, -1, 5, -1, -1, -1, 9, -1, -1, -1, 13, -1, -1, -1,
@@ -44,11 +44,12 @@ func avx2IntegerMatrixEight(_ v: __m256i, _ c: AVX2IntegerMatrixSplats) -> __m25
     return _mm256_shuffle_epi8(packed, c.interleave)
 }
 
-/// The vector part of one BGRA row, `s` to `d` (the same row is fine), for a `k` that fits;
-/// returns the first pixel not done. Not inlined: one small loop with the splats in registers.
+/// The vector part of one BGRA row, `s` to `d` (the same row is fine), for the weight words
+/// `fixed`; returns the first pixel not done. Not inlined: one small loop with the splats in
+/// registers.
 @inline(never)
-func avx2IntegerMatrixRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>) -> Int {
-    let c = avx2IntegerMatrixSplats(k)
+func avx2IntegerMatrixRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ fixed: UnsafePointer<Int32>) -> Int {
+    let c = avx2IntegerMatrixSplats(fixed)
     var x = 0
     while x &+ 8 <= width {
         (d + 4 &* x).storeBytes(of: avx2IntegerMatrixEight((s + 4 &* x).loadUnaligned(as: __m256i.self), c), as: __m256i.self)

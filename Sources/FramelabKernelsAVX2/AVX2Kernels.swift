@@ -19,8 +19,8 @@ public enum AVX2Kernels {
     // compiled with AVX2 instructions. Tests check that no such symbol is left here.
 
     public static func matrix3(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                               _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
-        AVX2MatrixStep.row(s, d, width, k)
+                               _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed) -> Int {
+        AVX2MatrixStep.row(s, d, width, k, fixed)
     }
 
     public static func matrix4(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
@@ -29,9 +29,9 @@ public enum AVX2Kernels {
     }
 
     public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
-                                   _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
-        AVX2MatrixStep.fusedMatrixCurve(s, d, width, k, low, high)
+                                   _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
+                                   _ bytes: UnsafePointer<UInt8>, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        AVX2MatrixStep.fusedMatrixCurve(s, d, width, k, fixed, low, high)
     }
 
     public static func curve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,

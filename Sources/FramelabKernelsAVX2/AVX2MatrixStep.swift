@@ -15,10 +15,12 @@ import _Builtin_intrinsics.intel
 /// integer min/max clamps and shifts to re-interleave (docs/filters.md). The packs clamp
 /// for free, so every 3x3 matrix costs the same and `ClampNeed` is not consulted.
 enum AVX2MatrixStep {
-    /// A row through the fixed-point step where `k` fits (`FixedPointMatrix`), else through
-    /// the float one (`Step.row`).
-    static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>) -> Int {
-        FixedPointMatrix.fits(k) ? avx2IntegerMatrixRow(s, d, width, k) : Step(k).row(s, d, width)
+    /// A row through the fixed-point step where the matrix has weight words `fixed`
+    /// (`FixedPointMatrix`), else through the float one on `k` (`Step.row`).
+    static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>,
+                    _ fixed: UnsafePointer<Int32>?) -> Int {
+        if let fixed { return avx2IntegerMatrixRow(s, d, width, fixed) }
+        return Step(k).row(s, d, width)
     }
 
     /// How many pixels the fused loop's lookups trail its matrix step.
@@ -27,13 +29,14 @@ enum AVX2MatrixStep {
     /// The AVX2 matrix on pixels x…x+7 and the pair-table lookups on x−lag…x−lag+7 in one
     /// loop: the matrix keeps the vector pipes busy, the lookups the integer pipes and load
     /// ports, and the lag lets them read lines whose vector stores have completed. The
-    /// fixed-point step (`avx2IntegerMatrixEight`) where `k` fits, else the float one.
-    /// Not inlined: one small loop with the splats and shuffles in registers.
+    /// fixed-point step (`avx2IntegerMatrixEight`) where the matrix has weight words
+    /// `fixed`, else the float one on `k`. Not inlined: one small loop with the splats and
+    /// shuffles in registers.
     @inline(never)
     static func fusedMatrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>,
-                                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
-        if FixedPointMatrix.fits(k) {
-            let c = avx2IntegerMatrixSplats(k)
+                                 _ fixed: UnsafePointer<Int32>?, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        if let fixed {
+            let c = avx2IntegerMatrixSplats(fixed)
             return fused(s, d, width, low, high) { avx2IntegerMatrixEight($0, c) }
         }
         let step = Step(k)

@@ -18,10 +18,10 @@ import _Builtin_intrinsics.intel
 typealias AVX512IntegerMatrixSplats = (blueRedB: __m512i, greenBiasB: __m512i, blueRedG: __m512i, greenBiasG: __m512i,
                                        blueRedR: __m512i, greenBiasR: __m512i, interleave: __m512i)
 
-/// The splats of `k`, which must fit (`FixedPointMatrix.fits`).
+/// The splats of the weight words `fixed` (`FixedPointMatrix.weights(of:)`).
 @inline(__always)
-func avx512IntegerMatrixSplats(_ k: UnsafePointer<Float>) -> AVX512IntegerMatrixSplats {
-    let w = FixedPointMatrix.weightPairs(k)
+func avx512IntegerMatrixSplats(_ fixed: UnsafePointer<Int32>) -> AVX512IntegerMatrixSplats {
+    let w = FixedPointMatrix.weightPairs(fixed)
     return (_mm512_set1_epi32(w.blueRedB), _mm512_set1_epi32(w.greenBiasB), _mm512_set1_epi32(w.blueRedG),
             _mm512_set1_epi32(w.greenBiasG), _mm512_set1_epi32(w.blueRedR), _mm512_set1_epi32(w.greenBiasR),
             _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)))

@@ -21,11 +21,12 @@ public enum AVX512Kernels {
     // shared names as every other module, and the linker keeps one of them, maybe one
     // compiled with AVX512 instructions. Tests check that no such symbol is left here.
 
-    /// The fixed-point step where the matrix fits (`FixedPointMatrix`), else the float one.
+    /// The fixed-point step where the matrix has weight words `fixed` (`FixedPointMatrix`),
+    /// else the float one on `k`.
     public static func matrix3(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                               _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
-        if FixedPointMatrix.fits(k) {
-            let c = avx512IntegerMatrixSplats(k)
+                               _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed) -> Int {
+        if let fixed {
+            let c = avx512IntegerMatrixSplats(fixed)
             return avx512Row(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)
@@ -38,9 +39,9 @@ public enum AVX512Kernels {
     }
 
     public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
-                                   _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
-        fusedMatrixCurve(s, d, width, k, low, high)
+                                   _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
+                                   _ bytes: UnsafePointer<UInt8>, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        fusedMatrixCurve(s, d, width, k, fixed, low, high)
     }
 
     public static func curve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
@@ -130,13 +131,13 @@ public enum AVX512Kernels {
     /// The sixteen-pixel matrix step on x…x+15 and the pair-table lookups on x−lag…x−lag+15
     /// in one loop (see `AVX2MatrixStep.fusedMatrixCurve`); the last pixels through the
     /// masked step, then the lookups not yet done. Returns `width`. The fixed-point step
-    /// where the matrix fits, else the float one. Not inlined: one small loop with the
-    /// splats in registers.
+    /// where the matrix has weight words `fixed`, else the float one on `k`. Not inlined:
+    /// one small loop with the splats in registers.
     @inline(never)
     static func fusedMatrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ k: UnsafePointer<Float>,
-                                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
-        if FixedPointMatrix.fits(k) {
-            let c = avx512IntegerMatrixSplats(k)
+                                 _ fixed: UnsafePointer<Int32>?, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        if let fixed {
+            let c = avx512IntegerMatrixSplats(fixed)
             return fused(s, d, width, low, high) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)

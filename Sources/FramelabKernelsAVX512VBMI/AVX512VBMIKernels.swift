@@ -33,9 +33,9 @@ public enum AVX512VBMIKernels {
     /// The colour matrix: the 16-bit VNNI step when the matrix's weights fit it, else the
     /// float step (`AVX512IntegerMatrixStep.swift`).
     public static func matrix3(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                               _ k: UnsafePointer<Float>, _ clamp: ClampNeed) -> Int {
-        if FixedPointMatrix.fits(k) {
-            let c = avx512IntegerMatrixSplats(k)
+                               _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed) -> Int {
+        if let fixed {
+            let c = avx512IntegerMatrixSplats(fixed)
             return avx512Row(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)
@@ -45,11 +45,11 @@ public enum AVX512VBMIKernels {
     /// The matrix step (as `matrix3` chooses it) and the curve on the same sixteen pixels in
     /// registers, one store.
     public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
-                                   _ k: UnsafePointer<Float>, _ clamp: ClampNeed, _ bytes: UnsafePointer<UInt8>,
-                                   _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+                                   _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
+                                   _ bytes: UnsafePointer<UInt8>, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         let t = curveTables(bytes), same = sameOnEveryChannel(t)
-        if FixedPointMatrix.fits(k) {
-            let c = avx512IntegerMatrixSplats(k)
+        if let fixed {
+            let c = avx512IntegerMatrixSplats(fixed)
             return matrixThenCurve(s, d, width, t, same) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)

@@ -86,15 +86,16 @@ import Testing
     /// Which matrices the fixed-point steps take (worked out once per kernel): weights below
     /// 4 and biases within about ±1,023, finite; and the identity comes out exact at every
     /// level, fixed point or not.
-    @Test func fixedPointBlockMarksTheMatricesThatFit() {
-        func fits(_ matrix: ColorMatrix) -> Bool { ColorMatrixKernel(matrix).coefficients[20] != 0 }
+    @Test func fixedPointWeightsOnlyForTheMatricesThatFit() {
+        func fits(_ matrix: ColorMatrix) -> Bool { ColorMatrixKernel(matrix).fixedPoint != nil }
         #expect(fits(.identity) && fits(Self.sepia) && fits(Self.hue) && fits(Self.darken))
         #expect(fits(ColorMatrix([[3.999, -3.999, 0.001], [-3.999, 3.999, 0.5], [0.25, 0.25, 0.25]], bias: [-1022, 300, 0.49])))
         #expect(!fits(ColorMatrix([[1, 0, 0], [0, 1, 0], [0, 0, 4.0001]])))
         #expect(!fits(ColorMatrix([[1, 0, 0], [0, 1, 0], [0, 0, 1]], bias: [0, 0, 1024])))
         #expect(!fits(ColorMatrix([[1, 0, 0], [0, .nan, 0], [0, 0, 1]])))
         #expect(!fits(Self.hueInFloat) && !fits(Self.sepiaInFloat))
-        #expect(ColorMatrixKernel(.identity).coefficients.count == 27)
+        #expect(ColorMatrixKernel(.identity).coefficients.count == 20)
+        #expect(ColorMatrixKernel(.identity).fixedPoint?.count == FixedPointMatrix.wordCount)
         var rng = SplitMix64(seed: 11)
         let input = TestImages.noise(.bgra8, width: 40, height: 2, using: &rng)
         for table in KernelLevel.supported.flatMap(\.tables) {

@@ -97,16 +97,20 @@ import Testing
             for width in Self.widths {
                 let src = Self.bytes(4 * width, &rng)
                 src.withUnsafeBytes { s in
-                    kernel.coefficients.withUnsafeBufferPointer { k in
-                        let k = k.baseAddress!, s = s.baseAddress!
-                        compareRows("matrix3 \(width)", width: width, s, tolerance: 1) { t, d in t.matrix3(s, d, width, k, kernel.clamp) }
+                    kernel.withCoefficients { k, fixed in
+                        let s = s.baseAddress!
+                        compareRows("matrix3 \(width)", width: width, s, tolerance: 1) { t, d in t.matrix3(s, d, width, k, fixed, kernel.clamp) }
+                        // The float steps, which a matrix with weight words does not reach otherwise.
+                        compareRows("matrix3 in float \(width)", width: width, s, tolerance: 1) { t, d in
+                            t.matrix3(s, d, width, k, nil, kernel.clamp)
+                        }
                         compareRows("matrix4 \(width)", width: width, s, tolerance: 1) { t, d in t.matrix4(s, d, width, k) }
                         for curves in curveSets {
                             curves.withTables { bytes, low, high in
                                 // A matrix result one level apart can land on another curve entry: compared
                                 // exactly where the matrix agrees, by the tests against two steps elsewhere.
                                 compareRows("matrixCurve \(width)", width: width, s, tolerance: 255) { t, d in
-                                    t.matrixCurve(s, d, width, k, kernel.clamp, bytes, low, high)
+                                    t.matrixCurve(s, d, width, k, fixed, kernel.clamp, bytes, low, high)
                                 }
                                 compareRows("curve \(width)", width: width, s) { t, d in t.curve(s, d, width, bytes, low, high) }
                                 compareRows("pairLookup \(width)", width: width, s) { t, d in

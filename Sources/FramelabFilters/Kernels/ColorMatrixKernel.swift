@@ -114,9 +114,11 @@ extension ColorMatrix {
 struct ColorMatrixKernel {
     /// The matrix (for the scalar and OpenCV paths of its operation).
     let matrix: ColorMatrix
-    /// Rows R, G, B, A of coefficients on R, G, B, A, then bias: 4 x 5 floats, flat; then
-    /// the fixed-point steps' weights (`FixedPointMatrix.withFixedPoint`).
+    /// Rows R, G, B, A of coefficients on R, G, B, A, then bias: 4 x 5 floats, flat.
     let coefficients: [Float]
+    /// The fixed-point steps' weight words (`FixedPointMatrix.weights(of:)`); nil where the
+    /// matrix does not fit them (the float steps run it).
+    let fixedPoint: [Int32]?
     let keepsAlpha: Bool
     /// Which clamps the colour rows (and alpha, for 4x4) can need (portable loops).
     let clamp: ClampNeed
@@ -129,7 +131,8 @@ struct ColorMatrixKernel {
 
     init(_ matrix: ColorMatrix, kernels: KernelTable = KernelLevel.currentTable) {
         self.matrix = matrix
-        coefficients = FixedPointMatrix.withFixedPoint((0..<4).flatMap { r in (matrix.m[r] + [matrix.bias[r]]).map { Float($0) } })
+        coefficients = (0..<4).flatMap { r in (matrix.m[r] + [matrix.bias[r]]).map { Float($0) } }
+        fixedPoint = FixedPointMatrix.weights(of: coefficients)
         keepsAlpha = matrix.keepsAlpha
         isComplement = matrix.keepsAlpha && (0..<3).allSatisfy { r in
             matrix.bias[r] == 255 && (0..<4).allSatisfy { c in matrix.m[r][c] == (r == c ? -1 : 0) }
@@ -143,13 +146,21 @@ struct ColorMatrixKernel {
     func apply(_ input: Mat, into output: Mat, rows: Range<Int>) {
         if isComplement { return complement(input, into: output, rows: rows) }
         let width = input.width, step = input.format.bytesPerPixel
-        coefficients.withUnsafeBufferPointer { k in
-            let k = k.baseAddress!
+        withCoefficients { k, fixed in
             forEachRowPair(input, output, rows: rows) { s, d in
                 var x = 0
-                if step == 4 { x = vectorRow(s, d, width, k) }
+                if step == 4 { x = vectorRow(s, d, width, k, fixed) }
                 tail(s, d, from: x, to: width, step: step, k)
             }
+        }
+    }
+
+    /// The float matrix and the fixed-point weight words (nil where they do not fit), as
+    /// the levels' loops take them, valid for `body`.
+    func withCoefficients<R>(_ body: (UnsafePointer<Float>, UnsafePointer<Int32>?) -> R) -> R {
+        coefficients.withUnsafeBufferPointer { k in
+            guard let fixedPoint else { return body(k.baseAddress!, nil) }
+            return fixedPoint.withUnsafeBufferPointer { body(k.baseAddress!, $0.baseAddress!) }
         }
     }
 
@@ -182,8 +193,8 @@ struct ColorMatrixKernel {
     /// The vector part of one BGRA row; returns the first pixel not done.
     @inline(__always)
     func vectorRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
-                   _ k: UnsafePointer<Float>) -> Int {
-        keepsAlpha ? kernels.matrix3(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k, clamp)
+                   _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?) -> Int {
+        keepsAlpha ? kernels.matrix3(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k, fixed, clamp)
             : kernels.matrix4(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k)
     }
 

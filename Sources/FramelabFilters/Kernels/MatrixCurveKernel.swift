@@ -52,11 +52,11 @@ struct MatrixCurveKernel {
             return
         }
         let width = input.width, kernels = matrix.kernels, clamp = matrix.clamp
-        matrix.coefficients.withUnsafeBufferPointer { k in
-            let k = k.baseAddress!
+        matrix.withCoefficients { k, fixed in
             pairs.withTables { bytes, low, high in
                 forEachRowPair(input, output, rows: rows) { s, d in
-                    let done = kernels.matrixCurve(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k, clamp, bytes, low, high)
+                    let done = kernels.matrixCurve(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k, fixed, clamp,
+                                                   bytes, low, high)
                     // The last pixels (fewer than a vector): matrix in scalar, then their lookups.
                     matrix.applyRowTail(s, d, from: done, to: width, k)
                     kernels.pairLookup(UnsafeRawPointer(d), UnsafeMutableRawPointer(d), done, width, low, high)
