@@ -1,4 +1,5 @@
-/// bgr8 rows through the BGRA compositing kernels. Three-byte pixels do not split into
+/// bgr8 rows through the BGRA kernels (compositing, colour matrices, vibrance, luma).
+/// Three-byte pixels do not split into
 /// 16-bit halves by a mask, so a row goes through a stack buffer 64 pixels at a time:
 /// widened to four bytes a pixel (one unaligned 4-byte load per pixel, its fourth byte
 /// dropped), composited by the BGRA kernel, and narrowed back (one overlapping 4-byte store
@@ -16,11 +17,49 @@ extension PortableKernels {
         width < 1 ? 0 : (width &- 1) & ~7
     }
 
-    /// `count` bgr8 pixels at `src` as BGRA with alpha 0 at `dst`.
+    /// `count` bgr8 pixels at `src` as BGRA at `dst`, with `alpha` (in bits 24…31) as their
+    /// alpha: 0 for the compositing kernels, which ignore it, 255 for an opaque pixel.
     @inlinable @inline(__always)
-    static func widenThreeByte(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int) {
+    static func widenThreeByte(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
+                               alpha: UInt32 = 0) {
         for x in 0..<count {
-            dst[x] = UnsafeRawPointer(src + 3 &* x).loadUnaligned(as: UInt32.self) & 0x00FF_FFFF
+            dst[x] = UnsafeRawPointer(src + 3 &* x).loadUnaligned(as: UInt32.self) & 0x00FF_FFFF | alpha
+        }
+    }
+
+    /// A bgr8 row's pixels as opaque BGRA (alpha 255, what a bgr8 pixel means to a matrix
+    /// with an alpha column), 64 at a time: `body(chunk, x, n)` gets pixels x..<x+n in
+    /// `chunk` (which it may overwrite) and returns how many it did. Returns the pixels done:
+    /// `threeBytePixelsCovered(width)`, or fewer where `body` stopped short; the caller does
+    /// the rest.
+    @inlinable @inline(__always)
+    public static func forEachOpaqueChunk(_ src: UnsafePointer<UInt8>, _ width: Int,
+                                          _ body: (_ chunk: UnsafeMutableRawPointer, _ x: Int, _ n: Int) -> Int) -> Int {
+        let covered = threeBytePixelsCovered(width)
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: threeByteChunk) { buffer in
+            let chunk = buffer.baseAddress!
+            var x = 0
+            while x < covered {
+                let n = Swift.min(threeByteChunk, covered &- x)
+                widenThreeByte(src + 3 &* x, chunk, n, alpha: 0xFF00_0000)
+                let done = body(UnsafeMutableRawPointer(chunk), x, n)
+                x &+= done
+                if done < n { break }
+            }
+            return x
+        }
+    }
+
+    /// A bgr8 row, `src` to `dst` (the same row is fine), through a BGRA row kernel that
+    /// keeps the pixel layout (`kernel(src, dst, n)` returns how many it did), by way of
+    /// `forEachOpaqueChunk`; returns the pixels done.
+    @inlinable @inline(__always)
+    public static func throughBGRA(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                   _ kernel: (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Int) -> Int {
+        forEachOpaqueChunk(src, width) { chunk, x, n in
+            let done = kernel(UnsafeRawPointer(chunk), chunk, n)
+            narrowToThreeByte(chunk.assumingMemoryBound(to: UInt32.self), dst + 3 &* x, done)
+            return done
         }
     }
 

@@ -58,6 +58,7 @@ public final class BenchRunWriter {
         var attributes = self.attributes
         attributes["bench_json"] = .string(try FramelabJSON.encode(report.document, pretty: false))
         attributes["skipped"] = .strings(report.skipped)
+        attributes["pixel_format"] = .string(report.format)
         attributes["goals"] = .strings(report.goalChecks().map { "\($0.met ? "met" : "not met"): \($0.goal): \($0.measured)" })
         let writer = try file.createRun(id: runID, attributes: attributes, stageNames: [], tables: [BenchResultRow.layout])
         self.writer = writer

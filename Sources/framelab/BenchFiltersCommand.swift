@@ -26,7 +26,10 @@ struct BenchFiltersCommand: ParsableCommand {
             The plugin path times plugin filters (found on the usual plugin search path, see \
             --plugin-path) in process with default parameters, on the same frames, next to the built-ins: \
             a --filter naming a plugin filter is timed there; with --paths ...,plugin and no plugin named, \
-            every plugin filter that takes bgra8 is. \
+            every plugin filter that takes the frames' format is. \
+            --format bgr8 times 3-byte BGR frames (the same picture without alpha) instead of BGRA: \
+            what a video file or camera decoded by OpenCV gives; filters that take only BGRA are listed \
+            as not measured, and the goal lines are printed for information. \
             The SIMD and recipe paths run the kernels of one instruction-set level: the best this CPU has, \
             FRAMELAB_ISA, or --isa; --isa all runs everything at each level this CPU has, then times the \
             level-dependent cases (each filter on SIMD, the chain eagerly and as a recipe) at every level side by side. \
@@ -50,6 +53,10 @@ struct BenchFiltersCommand: ParsableCommand {
 
     @Option(name: .long, help: "Comma-separated paths: scalar,simd,recipe,opencv,plugin (default: all but plugin).")
     var paths: String = "scalar,simd,recipe,opencv"
+
+    @Option(name: .long,
+            help: "Pixel format of the frames: bgra8 (the speed goals' format) or bgr8 (what OpenCV's decoders and cameras give); filters that do not take it are listed as not measured, and on bgr8 the goal lines are measured only.")
+    var format: String = "bgra8"
 
     @Option(name: .long, help: "Also time recipe rendering with this many threads (rows split across them).")
     var threads: Int = 2
@@ -89,6 +96,15 @@ struct BenchFiltersCommand: ParsableCommand {
             throw usageError("--paths: unknown path '\(p)' (known: scalar, simd, recipe, opencv, plugin)")
         }
         _ = try levels()
+        _ = try frameFormat()
+    }
+
+    /// --format as a pixel format: bgra8 or bgr8.
+    func frameFormat() throws -> PixelFormat {
+        guard let f = PixelFormat(name: format), f == .bgra8 || f == .bgr8 else {
+            throw usageError("--format must be bgra8 or bgr8, got '\(format)'")
+        }
+        return f
     }
 
     /// The levels to time: --isa (one level, or all this CPU has), else the start-up choice.
@@ -129,10 +145,11 @@ struct BenchFiltersCommand: ParsableCommand {
         let named = filters.filter { builtIns[$0] != nil }
         var pluginNames = unknown
         if pluginPath && unknown.isEmpty {
-            // Every plugin filter that takes the benchmark's BGRA frames.
-            pluginNames = registry.descriptors.filter { !$0.hasPaths && $0.formats.contains(.bgra8) }.map(\.name)
+            // Every plugin filter that takes the benchmark's frames.
+            let format = try frameFormat()
+            pluginNames = registry.descriptors.filter { !$0.hasPaths && $0.formats.contains(format) }.map(\.name)
             if pluginNames.isEmpty && !quiet {
-                printToStandardError("framelab: warning: no plugin filter taking bgra8 was found (searched: "
+                printToStandardError("framelab: warning: no plugin filter taking \(format) was found (searched: "
                                      + PluginCatalog.searchPath(explicit: plugins.pluginPaths).joined(separator: ", ") + ")")
             }
         }
@@ -159,6 +176,7 @@ struct BenchFiltersCommand: ParsableCommand {
         if !chainSizes.isEmpty { config.budgetSizes = chainSizes.compactMap(Self.parseSize) }
         config.paths = names.compactMap { FilterPath(rawValue: $0) }
         config.threads = threads
+        config.format = try frameFormat()
         config.timer = BenchTimer(warmup: warmup, repeats: repeats)
         config.levels = try levels()
         // The file is opened before any timing, so a bad path fails fast; one run per level,

@@ -31,11 +31,46 @@ import Testing
     @Test func tablePrintsRatiosBudgetAndGoals() throws {
         let r = try TestSupport.framelab(small + ["--filter", "sepia", "--paths", "simd,opencv"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("memcpy of one BGRA frame at 64x48"))
+        #expect(r.stdout.contains("memcpy of one bgra8 frame at 64x48"))
         #expect(r.stdout.contains("/memcpy") && r.stdout.contains("/opencv"))
         #expect(r.stdout.contains("frame budget for the chain of four"))
         #expect(r.stdout.contains("24fps 30fps 60fps"))
         #expect(r.stdout.contains("speed goals"))
+    }
+
+    /// --format bgr8: three-byte frames on every path, the chain too; no goal is judged on
+    /// them; the run records the format.
+    @Test func bgr8FramesAreTimedAndRecorded() throws {
+        let dir = try TestSupport.makeTemporaryDirectory()
+        let out = dir.appendingPathComponent("bgr8.h5").path
+        let r = try TestSupport.framelab(small + ["--format", "bgr8", "--filter", "sepia", "--filter", "vibrance", "--filter", "gray",
+                                                  "--filter", "gaussianBlur", "--json", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(json["format"] as? String == "bgr8")
+        let results = json["results"] as! [[String: Any]]
+        let keys = Set(results.map { "\($0["filter"]!)/\($0["path"]!)/\($0["threads"]!)" })
+        for k in ["sepia/simd/1", "sepia/opencv/1", "vibrance/simd/1", "gray/simd/1", "gaussianBlur/simd/1",
+                  "chain4/eager-simd/1", "chain4/recipe/1", "chain4/recipe/2"] {
+            #expect(keys.contains(k), "missing \(k)")
+        }
+        let goals = json["goals"] as! [[String: Any]]
+        #expect(goals.allSatisfy { $0["met"] is NSNull }, "\(goals)")
+        let py = try TestSupport.python("""
+            import sys, h5py
+            f = h5py.File(sys.argv[1], "r")
+            r = f["runs"][sorted(f["runs"].keys())[0]]
+            v = r.attrs["pixel_format"]
+            print(v.decode() if isinstance(v, bytes) else v)
+            """, arguments: [out])
+        #expect(py.status == 0, "\(py.stderr)")
+        #expect(py.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "bgr8", "\(py.stdout)")
+
+        // The table says which frames it timed, and that no goal is judged on them.
+        let text = try TestSupport.framelab(small + ["--format", "bgr8", "--filter", "invert", "--paths", "simd"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("memcpy of one bgr8 frame at 64x48") && text.stdout.contains("frames: bgr8"))
+        #expect(text.stdout.contains("measured only on bgr8"), "\(text.stdout)")
     }
 
     @Test func outRecordsTheBenchmarkAsARun() throws {
@@ -92,7 +127,8 @@ import Testing
 
     @Test func badBenchArgumentsAreOneLineErrors() throws {
         for (args, text) in [(["--size", "64by48"], "--size must be WxH"), (["--paths", "gpu"], "unknown path 'gpu'"),
-                             (["--filter", "blurry"], "unknown filter 'blurry'"), (["--threads", "0"], "--threads must be at least 1")] {
+                             (["--filter", "blurry"], "unknown filter 'blurry'"), (["--threads", "0"], "--threads must be at least 1"),
+                             (["--format", "gray8"], "--format must be bgra8 or bgr8, got 'gray8'")] {
             let r = try TestSupport.framelab(["bench", "filters"] + args)
             #expect(r.status == 64)
             #expect(r.stderr.hasPrefix("framelab: error: ") && r.stderr.contains(text), "\(r.stderr)")
@@ -103,7 +139,8 @@ import Testing
     @Test func helpDescribesEveryOption() throws {
         let r = try TestSupport.framelab(["bench", "filters", "--help"])
         #expect(r.status == 0)
-        for option in ["--size", "--chain-size", "--filter", "--paths", "--threads", "--repeats", "--warmup", "--out", "--json", "--plugin-path"] {
+        for option in ["--size", "--chain-size", "--filter", "--paths", "--format", "--threads", "--repeats", "--warmup", "--out",
+                       "--json", "--plugin-path"] {
             #expect(r.stdout.contains(option), "help lacks \(option)")
         }
         let run = try TestSupport.framelab(["run", "--help"])

@@ -37,7 +37,7 @@ import Testing
     private func check(name: String, matrix: ColorMatrix, kernel: ColorMatrixKernel) {
         var rng = SplitMix64(seed: 42)
         // Widths below, at and above one vector, and odd ones, so the scalar tail runs too.
-        for (w, h) in [(1, 1), (7, 3), (8, 2), (9, 5), (15, 2), (16, 3), (17, 2), (37, 11), (64, 4)] {
+        for (w, h) in [(1, 1), (7, 3), (8, 2), (9, 5), (15, 2), (16, 3), (17, 2), (37, 11), (64, 4), (150, 2)] {
             for format in [PixelFormat.bgra8, .bgr8] {
                 let input = TestImages.noise(format, width: w, height: h, using: &rng)
                 let expected = Mat(format: format, width: w, height: h)

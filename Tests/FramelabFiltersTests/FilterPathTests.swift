@@ -161,8 +161,9 @@ import Testing
     func pathsAgreeWithScalarOnRandomImages(_ c: Case) throws {
         var rng = SplitMix64(seed: UInt64(c.filter.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
         let formats = registry[c.filter]!.formats
-        // Odd widths, a single pixel, a width below one vector, one just above, padded strides.
-        let sizes = [(37, 11), (1, 1), (7, 3), (9, 2), (64, 5)]
+        // Odd widths, a single pixel, a width below one vector, one just above, padded strides,
+        // and one across bgr8's 64-pixel chunks.
+        let sizes = [(37, 11), (1, 1), (7, 3), (9, 2), (64, 5), (150, 2)]
         for trial in 0..<6 {
             let spec = try ElementSpec(parsing: c.randomSpec(&rng))
             for format in formats {

@@ -19,7 +19,9 @@ public struct BenchResult: Sendable {
 public struct BenchReport: Sendable {
     /// The kernel level the SIMD and recipe paths ran at (`KernelLevel`).
     public var isa = KernelLevel.current.rawValue
-    /// memcpy of one BGRA frame, per size ("WxH").
+    /// The frames' pixel format ("bgra8" or "bgr8"); the speed goals are set for bgra8.
+    public var format = PixelFormat.bgra8.name
+    /// memcpy of one frame, per size ("WxH").
     public var memcpy: [String: BenchTimer.Timing] = [:]
     /// memcpy of the 1920x1080 frame in the row pieces a per-pixel recipe cuts it into, by
     /// number of workers (1 and 2): the gain a second thread gets from the memory system alone.

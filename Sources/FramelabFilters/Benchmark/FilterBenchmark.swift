@@ -24,6 +24,9 @@ public struct FilterBenchmark {
         /// default parameters, on the same frames as the built-ins.
         public var pluginFilters: [String] = []
         public var budgetSizes: [(width: Int, height: Int)] = [(1280, 720), (1920, 1080), (3840, 2160)]
+        /// The frames' pixel format: bgra8 (the speed goals' format) or bgr8 (OpenCV's
+        /// decoders and cameras); filters that do not take it are listed as not measured.
+        public var format: PixelFormat = .bgra8
         /// The kernel levels to time (`runLevels`); each must be one this CPU has.
         public var levels: [KernelLevel] = [KernelLevel.current]
         /// Asked before each measurement: true ends the benchmark there, with what was
@@ -91,6 +94,7 @@ public struct FilterBenchmark {
     public func run(progress: (String) -> Void) throws -> BenchReport {
         var report = BenchReport()
         report.isa = KernelLevel.current.rawValue
+        report.format = configuration.format.name
         do {
             try measure(into: &report, progress: progress)
         } catch is Stopped {
@@ -110,7 +114,7 @@ public struct FilterBenchmark {
         for (w, h) in configuration.sizes {
             let size = "\(w)x\(h)"
             report.sizes.append(size)
-            let frame = Self.testFrame(width: w, height: h)
+            let frame = testFrame(width: w, height: h)
             report.memcpy[size] = Self.timeMemcpy(frame, timer)
             for name in configuration.filters {
                 for path in configuration.paths {
@@ -142,11 +146,15 @@ public struct FilterBenchmark {
         let specs = try Self.chain.map { try ElementSpec(parsing: $0) }
         for (w, h) in configuration.budgetSizes {
             let size = "\(w)x\(h)"
-            let frame = Self.testFrame(width: w, height: h)
+            let frame = testFrame(width: w, height: h)
             if report.memcpy[size] == nil { report.memcpy[size] = Self.timeMemcpy(frame, timer) }
             var chains: [(path: String, threads: Int, filters: [any FrameFilter])] = []
             for path in configuration.paths where path != .recipe {
                 chains.append(("eager-\(path)", 1, try specs.map { try registry.instantiate($0, path: path) }))
+            }
+            if configuration.format != .bgra8, let first = chains.first {
+                // Each link takes both formats; checked on one frame like the filters above.
+                try Self.runChain(first.filters, on: frame)
             }
             if configuration.paths.contains(.recipe) {
                 for threads in Set(threadCounts + [1, 2]).sorted() {
@@ -190,7 +198,7 @@ public struct FilterBenchmark {
         func frame(_ size: (width: Int, height: Int)) -> Mat {
             let key = "\(size.width)x\(size.height)"
             if let f = frames[key] { return f }
-            let f = Self.testFrame(width: size.width, height: size.height)
+            let f = testFrame(width: size.width, height: size.height)
             frames[key] = f
             return f
         }
@@ -206,19 +214,20 @@ public struct FilterBenchmark {
                 bodies.append { Self.copyInPieces(mainFrame, into: copy, threads: threads) }
             }
         }
-        func add(_ key: String, _ filters: [any FrameFilter], on input: Mat) {
+        func add(_ key: String, _ filters: [any FrameFilter], on input: Mat) throws {
+            guard try Self.take(input, filters) else { return }
             keys.append(key)
             bodies.append { try Self.runChain(filters, on: input) }
         }
         for name in configuration.filters where registry[name]?.hasPaths == true {
             let spec = try Self.benchSpec(name)
-            if paths.contains(.simd) { add(Self.goalKey(name, "simd"), [try registry.instantiate(spec, path: .simd)], on: mainFrame) }
+            if paths.contains(.simd) { try add(Self.goalKey(name, "simd"), [try registry.instantiate(spec, path: .simd)], on: mainFrame) }
             if paths.contains(.opencv), registry[name]!.paths.contains(.opencv) {
-                add(Self.goalKey(name, "opencv"), [try registry.instantiate(spec, path: .opencv)], on: mainFrame)
+                try add(Self.goalKey(name, "opencv"), [try registry.instantiate(spec, path: .opencv)], on: mainFrame)
             }
             if paths.contains(.recipe), registry.isPerPixel(name) {
                 for threads in [1, 2] {
-                    add(Self.goalKey(name, "recipe", threads: threads),
+                    try add(Self.goalKey(name, "recipe", threads: threads),
                         [try registry.instantiate(spec, path: .recipe, threads: threads)], on: mainFrame)
                 }
             }
@@ -227,20 +236,20 @@ public struct FilterBenchmark {
             // Enlarging against OpenCV too (720p to 1080p).
             let up = Self.resizeUp, upSpec = try ElementSpec(parsing: up.spec), upSize = "\(up.width)x\(up.height)"
             for path in [FilterPath.simd, .opencv] where paths.contains(path) {
-                add(Self.goalKey(up.name, path.rawValue, size: upSize), [try registry.instantiate(upSpec, path: path)],
+                try add(Self.goalKey(up.name, path.rawValue, size: upSize), [try registry.instantiate(upSpec, path: path)],
                     on: frame((width: up.width, height: up.height)))
             }
         }
         let specs = try Self.chain.map { try ElementSpec(parsing: $0) }
         if paths.contains(.simd) {
-            add(Self.goalKey("chain4", "eager-simd"), try specs.map { try registry.instantiate($0, path: .simd) }, on: mainFrame)
+            try add(Self.goalKey("chain4", "eager-simd"), try specs.map { try registry.instantiate($0, path: .simd) }, on: mainFrame)
         }
         if paths.contains(.recipe) {
             var sizes = [main]
             if configuration.budgetSizes.contains(where: { $0 == small }) { sizes.append(small) }
             for size in sizes {
                 for threads in [1, 2] {
-                    add(Self.goalKey("chain4", "recipe", threads: threads, size: "\(size.width)x\(size.height)"),
+                    try add(Self.goalKey("chain4", "recipe", threads: threads, size: "\(size.width)x\(size.height)"),
                         try registry.instantiateChain(specs, path: .recipe, threads: threads), on: frame(size))
                 }
             }
@@ -257,9 +266,10 @@ public struct FilterBenchmark {
     /// configured level, with memcpy: one machine phase for all the levels.
     func compareLevels(progress: (String) -> Void) throws -> LevelComparison {
         let (w, h) = configuration.sizes.first ?? (1920, 1080)
-        let frame = Self.testFrame(width: w, height: h)
+        let frame = testFrame(width: w, height: h)
         let copy = Mat(format: frame.format, width: w, height: h)
-        var comparison = LevelComparison(size: "\(w)x\(h)", levels: configuration.levels.map(\.rawValue))
+        var comparison = LevelComparison(size: "\(w)x\(h)", format: configuration.format.name,
+                                         levels: configuration.levels.map(\.rawValue))
         var bodies: [() throws -> Void] = [{
             copy.withUnsafeMutableBytes { dst in frame.withUnsafeBytes { src in _ = memcpy(dst.baseAddress!, src.baseAddress!, src.count) } }
         }]
@@ -268,7 +278,9 @@ public struct FilterBenchmark {
         for name in configuration.filters where configuration.paths.contains(.simd) { cases.append((name, "simd")) }
         if configuration.paths.contains(.simd) { cases.append(("chain4", "eager-simd")) }
         if configuration.paths.contains(.recipe) { cases.append(("chain4", "recipe")) }
+        var kept: [(name: String, path: String)] = []
         for c in cases {
+            var levelBodies: [() throws -> Void] = []
             for level in configuration.levels {
                 let filters: [any FrameFilter] = try KernelLevel.$override.withValue(level) {
                     switch (c.name, c.path) {
@@ -277,15 +289,20 @@ public struct FilterBenchmark {
                     default: return [try registry.instantiate(Self.benchSpec(c.name), path: .simd)]
                     }
                 }
-                bodies.append { try Self.runChain(filters, on: frame) }
+                guard try Self.take(frame, filters) else { break }
+                levelBodies.append { try Self.runChain(filters, on: frame) }
             }
+            // Timed only where every level took the frame (a format is taken at all or none).
+            guard levelBodies.count == configuration.levels.count else { continue }
+            kept.append(c)
+            bodies += levelBodies
         }
-        try checkpoint(progress, "kernel levels: \(cases.count) cases at \(configuration.levels.count) levels side by side at \(w)x\(h), "
+        try checkpoint(progress, "kernel levels: \(kept.count) cases at \(configuration.levels.count) levels side by side at \(w)x\(h), "
                  + "\(Self.goalRounds) rounds")
         let timings = try configuration.timer.measureSideBySide(bodies, rounds: Self.goalRounds, roundMs: Self.goalRoundMs)
         comparison.memcpy = timings[0]
         let n = configuration.levels.count
-        for (i, c) in cases.enumerated() {
+        for (i, c) in kept.enumerated() {
             comparison.rows.append(LevelComparison.Row(filter: c.name, path: c.path,
                                                        timings: Array(timings[(1 + i * n)..<(1 + (i + 1) * n)])))
         }
@@ -294,7 +311,7 @@ public struct FilterBenchmark {
     }
 
     /// One plugin filter on the frame, or nil (with the reason in `skipped`) when it does
-    /// not take BGRA or fails on its first frame.
+    /// not take the frame's format or fails on its first frame.
     func timePlugin(_ name: String, _ frame: Mat, _ timer: BenchTimer, skipped: inout [String]) throws -> BenchTimer.Timing? {
         guard let descriptor = registry[name] else {
             skipped.append("\(name) on \(Self.pluginPath): no plugin filter of that name is loaded")
@@ -314,6 +331,17 @@ public struct FilterBenchmark {
             return nil
         }
         return try timer.measure { _ = try filter.process(frame) }
+    }
+
+    /// Whether `filters` take `frame` (a run on it that fails as unsupported says no: a
+    /// bgra8-only filter on a bgr8 frame); any other failure is thrown.
+    static func take(_ frame: Mat, _ filters: [any FrameFilter]) throws -> Bool {
+        do {
+            try runChain(filters, on: frame)
+            return true
+        } catch let error as FramelabError where error.kind == .unsupported {
+            return false
+        }
     }
 
     /// `frame` through `filters` one after the other (one filter is a single op).
@@ -357,10 +385,18 @@ public struct FilterBenchmark {
         }
     }
 
-    /// A BGRA frame with smooth colour and fine detail, like a camera frame (the same
-    /// frame for every path, so results are comparable).
-    public static func testFrame(width: Int, height: Int) -> Mat {
-        let m = Mat(format: .bgra8, width: width, height: height)
+    /// The configured format's test frame (`testFrame(width:height:format:)`).
+    func testFrame(width: Int, height: Int) -> Mat {
+        Self.testFrame(width: width, height: height, format: configuration.format)
+    }
+
+    /// A BGRA or BGR frame with smooth colour and fine detail, like a camera frame (the
+    /// same frame for every path, so results are comparable; the bgr8 frame is the bgra8
+    /// one without alpha).
+    public static func testFrame(width: Int, height: Int, format: PixelFormat = .bgra8) -> Mat {
+        precondition(format == .bgra8 || format == .bgr8, "bench frames are bgra8 or bgr8")
+        let m = Mat(format: format, width: width, height: height)
+        let step = format.bytesPerPixel
         m.withUnsafeMutableBytes { bytes in
             let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var state: UInt32 = 12345
@@ -368,11 +404,11 @@ public struct FilterBenchmark {
                 for x in 0..<width {
                     state = state &* 1_664_525 &+ 1_013_904_223
                     let grain = Int(state >> 28) - 8
-                    let o = y * m.stride + 4 * x
+                    let o = y * m.stride + step * x
                     p[o] = UInt8(clamping: (x * 255 / max(width, 1)) + grain)
                     p[o + 1] = UInt8(clamping: (y * 255 / max(height, 1)) + grain)
                     p[o + 2] = UInt8(clamping: ((x + y) * 255 / max(width + height, 1)) + grain)
-                    p[o + 3] = 255
+                    if step == 4 { p[o + 3] = 255 }
                 }
             }
         }

@@ -12,22 +12,25 @@ public struct LevelComparison: Sendable {
     }
 
     public let size: String
+    /// The frames' pixel format ("bgra8" or "bgr8").
+    public let format: String
     /// Level names, lowest first.
     public let levels: [String]
     public var memcpy = BenchTimer.Timing(minMs: .nan, medianMs: .nan, samplesMs: [])
     public var rows: [Row] = []
     public var rounds = 0
 
-    init(size: String, levels: [String]) {
+    init(size: String, format: String, levels: [String]) {
         self.size = size
+        self.format = format
         self.levels = levels
     }
 
     /// A table: one row per case, min / median ms and the minimum's ratio to memcpy per level
     /// (the two minimums over the same number of runs: `BenchTimer.Timing.ratio`).
     public func text() -> String {
-        var lines = ["kernel levels side by side at \(size) (min / median ms, min vs memcpy; one thread, \(rounds) alternating rounds of at least \(Int(FilterBenchmark.goalRoundMs)) ms a case):"]
-        lines.append("memcpy of one BGRA frame: min \(BenchReport.ms(memcpy.minMs)) ms, median \(BenchReport.ms(memcpy.medianMs)) ms")
+        var lines = ["kernel levels side by side at \(size) \(format) (min / median ms, min vs memcpy; one thread, \(rounds) alternating rounds of at least \(Int(FilterBenchmark.goalRoundMs)) ms a case):"]
+        lines.append("memcpy of one \(format) frame: min \(BenchReport.ms(memcpy.minMs)) ms, median \(BenchReport.ms(memcpy.medianMs)) ms")
         func pad(_ s: String, _ n: Int, left: Bool = false) -> String {
             let gap = String(repeating: " ", count: max(0, n - s.count))
             return left ? gap + s : s + gap
@@ -42,7 +45,7 @@ public struct LevelComparison: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"size", "levels", "memcpy_ms", "rows": [{filter, path, "by_level": {level: {min_ms,
+    /// `{"size", "format", "levels", "memcpy_ms", "rows": [{filter, path, "by_level": {level: {min_ms,
     /// median_ms, vs_memcpy}}}]}`; a time not measured is null.
     public struct Document: Encodable, Sendable {
         public struct Cell: Encodable, Sendable {
@@ -55,13 +58,14 @@ public struct LevelComparison: Sendable {
             let by_level: [String: Cell]
         }
         let size: String
+        let format: String
         let levels: [String]
         @NullWhenAbsent var memcpy_ms: Double?
         let rows: [Row]
     }
 
     public var document: Document {
-        Document(size: size, levels: levels, memcpy_ms: memcpy.minMs.finiteOrNil, rows: rows.map { row in
+        Document(size: size, format: format, levels: levels, memcpy_ms: memcpy.minMs.finiteOrNil, rows: rows.map { row in
             var cells: [String: Document.Cell] = [:]
             for (level, t) in zip(levels, row.timings) {
                 cells[level] = Document.Cell(min_ms: t.minMs.finiteOrNil, median_ms: t.medianMs.finiteOrNil,

@@ -149,7 +149,15 @@ struct ColorMatrixKernel {
         withCoefficients { k, fixed in
             forEachRowPair(input, output, rows: rows) { s, d in
                 var x = 0
-                if step == 4 { x = vectorRow(s, d, width, k, fixed) }
+                if step == 4 {
+                    x = vectorRow(s, d, width, k, fixed)
+                } else if step == 3 {
+                    // Through the BGRA loops as opaque pixels, 64 at a time (a bgr8 pixel's
+                    // alpha is 255 to a matrix with an alpha column, as in `tail`).
+                    x = PortableKernels.throughBGRA(s, d, width) { c, o, n in
+                        vectorRow(c.assumingMemoryBound(to: UInt8.self), o.assumingMemoryBound(to: UInt8.self), n, k, fixed)
+                    }
+                }
                 tail(s, d, from: x, to: width, step: step, k)
             }
         }
@@ -204,8 +212,7 @@ struct ColorMatrixKernel {
         tail(s, d, from: start, to: width, step: 4, k)
     }
 
-    /// Scalar tail in the same float arithmetic (and the whole row for bgr8, whose 3-byte
-    /// pixels do not fit 32-bit lanes).
+    /// Scalar tail in the same float arithmetic (for bgr8 the pixels the BGRA loops left).
     @inline(__always)
     private func tail(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, from start: Int, to width: Int,
                       step: Int, _ k: UnsafePointer<Float>) {

@@ -51,7 +51,14 @@ enum Luma {
         let step = input.format.bytesPerPixel
         forEachRowPair(input, output, rows: rows) { s, d in
             var x = 0
-            if step == 4 { x = kernels.luma(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width) }
+            if step == 4 {
+                x = kernels.luma(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width)
+            } else if step == 3 {
+                // Widened to BGRA 64 pixels at a time, straight into the gray row.
+                x = PortableKernels.forEachOpaqueChunk(s, input.width) { chunk, x, n in
+                    kernels.luma(UnsafeRawPointer(chunk), UnsafeMutableRawPointer(d + x), n)
+                }
+            }
             while x < input.width {
                 let p = x * step
                 d[x] = UInt8(truncatingIfNeeded: (Int32(s[p]) * wb + Int32(s[p + 1]) * wg + Int32(s[p + 2]) * wr + (1 << 13)) >> 14)

@@ -44,15 +44,19 @@ struct Vibrance: PerPixelOperation, PlainOperation {
         let kAmount = Int32((amount * 4096 * 256 / 255).rounded())
         forEachRowPair(input, output, rows: rows) { s, d in
             var x = 0
-            if step == 4 { x = kernels.vibrance(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width, kAmount) }
+            if step == 4 {
+                x = kernels.vibrance(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width, kAmount)
+            } else if step == 3 {
+                // Through the BGRA loop, 64 pixels at a time (alpha plays no part).
+                x = PortableKernels.throughBGRA(s, d, input.width) { kernels.vibrance($0, $1, $2, kAmount) }
+            }
             while x < input.width {
                 let p = x * step
                 let b = Int32(s[p]), g = Int32(s[p + 1]), r = Int32(s[p + 2])
                 let y6 = (b * Luma.wb + g * Luma.wg + r * Luma.wr + 128) >> 8
                 let k = 4096 + ((kAmount * (255 - (max(r, g, b) - min(r, g, b))) + 128) >> 8)
-                for (i, c) in [b, g, r].enumerated() {
-                    d[p + i] = UInt8(clamping: (y6 * 4096 + (1 << 17) + ((c << 6) - y6) * k) >> 18)
-                }
+                func channel(_ c: Int32) -> UInt8 { UInt8(clamping: (y6 * 4096 + (1 << 17) + ((c << 6) - y6) * k) >> 18) }
+                (d[p], d[p + 1], d[p + 2]) = (channel(b), channel(g), channel(r))
                 if step == 4 { d[p + 3] = s[p + 3] }
                 x += 1
             }
