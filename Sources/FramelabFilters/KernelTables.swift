@@ -21,7 +21,7 @@ extension KernelTable {
         blend: AVX2Kernels.blend, sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX2Kernels.blurInterleave, blurHorizontal: AVX2Kernels.blurHorizontal,
         blurVertical: AVX2Kernels.blurVertical, blurVerticalTwo: AVX2Kernels.blurVerticalTwo, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
         resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal,
-        cascadeRow: AVX2Kernels.cascadeRow)
+        cascadeRow: AVX2Kernels.cascadeRow, widenThreeByte: AVX2Kernels.widenThreeByte, narrowThreeByte: AVX2Kernels.narrowThreeByte)
 
     /// Vibrance is the avx2 level's loop (`AVX2VibranceStep`, 256-bit packs and `vpmaddwd`,
     /// which any x86-64-v4 CPU runs): on a Xeon family 6 model 207 it took 1.67–1.73 ms at
@@ -33,7 +33,7 @@ extension KernelTable {
         sourceOver: AVX512Kernels.sourceOver, blurInterleave: AVX512Kernels.blurInterleave, blurHorizontal: AVX512Kernels.blurHorizontal,
         blurVertical: AVX512Kernels.blurVertical, blurVerticalTwo: AVX512Kernels.blurVerticalTwo, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
         resizeVertical: AVX512Kernels.resizeVertical, resizeHorizontal: AVX512Kernels.resizeHorizontal,
-        cascadeRow: AVX512Kernels.cascadeRow)
+        cascadeRow: AVX512Kernels.cascadeRow, widenThreeByte: AVX2Kernels.widenThreeByte, narrowThreeByte: AVX2Kernels.narrowThreeByte)
 
     /// The avx512 level on a CPU with VBMI and VNNI: the same table but for curves and the
     /// fused matrix-curve loop, which look the curve up by byte permutes in registers, and
@@ -54,7 +54,8 @@ extension KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix4: matrix4, matrixCurve: matrixCurve, curve: curve,
                     pairLookup: pairLookup, luma: luma, vibrance: vibrance, blend: blend, sourceOver: sourceOver,
                     blurInterleave: blurInterleave, blurHorizontal: blurHorizontal, blurVertical: blurVertical, blurVerticalTwo: blurVerticalTwo, gradient: gradient, gradientBGRA: gradientBGRA, fill: fill,
-                    resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal, cascadeRow: cascadeRow)
+                    resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal, cascadeRow: cascadeRow,
+                    widenThreeByte: widenThreeByte, narrowThreeByte: narrowThreeByte)
     }
 }
 #endif

@@ -96,6 +96,14 @@ public struct KernelTable: Sendable {
     public let cascadeRow: @Sendable (_ layout: UnsafeRawPointer, _ sum: UnsafePointer<Int32>, _ squares: UnsafePointer<UInt32>,
                                       _ maxX: Int, _ step: Int, _ hits: UnsafeMutablePointer<Int32>) -> Int
 
+    /// bgr8 pixels 0..<n as BGRA with `alpha` (bits 24…31); returns how many it did (the
+    /// caller widens the rest). Reads nothing past the n pixels.
+    public let widenThreeByte: @Sendable (_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>, _ n: Int,
+                                          _ alpha: UInt32) -> Int
+    /// BGRA pixels 0..<n as bgr8; returns how many it did (the caller narrows the rest).
+    /// Writes nothing past the n pixels.
+    public let narrowThreeByte: @Sendable (_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int
+
     public init(name: String,
                 matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, UnsafePointer<Int32>?,
                                               ClampNeed) -> Int,
@@ -127,7 +135,9 @@ public struct KernelTable: Sendable {
                 resizeHorizontal: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Int32>, UnsafePointer<Float>, Int,
                                                        UnsafeMutablePointer<UInt8>, Int, Int) -> Int,
                 cascadeRow: @escaping @Sendable (UnsafeRawPointer, UnsafePointer<Int32>, UnsafePointer<UInt32>, Int, Int,
-                                                 UnsafeMutablePointer<Int32>) -> Int) {
+                                                 UnsafeMutablePointer<Int32>) -> Int,
+                widenThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt32>, Int, UInt32) -> Int,
+                narrowThreeByte: @escaping @Sendable (UnsafePointer<UInt32>, UnsafeMutablePointer<UInt8>, Int) -> Int) {
         self.name = name
         self.matrix3 = matrix3
         self.matrix4 = matrix4
@@ -148,6 +158,8 @@ public struct KernelTable: Sendable {
         self.resizeVertical = resizeVertical
         self.resizeHorizontal = resizeHorizontal
         self.cascadeRow = cascadeRow
+        self.widenThreeByte = widenThreeByte
+        self.narrowThreeByte = narrowThreeByte
     }
 }
 
@@ -175,5 +187,7 @@ extension KernelTable {
         fill: { PortableKernels.fill($0, $1, $2) },
         resizeVertical: { PortableKernels.resizeVertical($0, $1, $2, $3, $4) },
         resizeHorizontal: { PortableKernels.resizeHorizontal($0, $1, $2, $3, $4, $5, $6) },
-        cascadeRow: { PortableKernels.cascadeRow($0, $1, $2, $3, $4, $5) })
+        cascadeRow: { PortableKernels.cascadeRow($0, $1, $2, $3, $4, $5) },
+        widenThreeByte: { PortableKernels.widenThreeByteExactly($0, $1, $2, $3) },
+        narrowThreeByte: { PortableKernels.narrowToThreeByte($0, $1, $2); return $2 })
 }

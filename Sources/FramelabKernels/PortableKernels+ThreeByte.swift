@@ -27,13 +27,25 @@ extension PortableKernels {
         }
     }
 
-    /// A bgr8 row's pixels as opaque BGRA (alpha 255, what a bgr8 pixel means to a matrix
-    /// with an alpha column), 64 at a time: `body(chunk, x, n)` gets pixels x..<x+n in
-    /// `chunk` (which it may overwrite) and returns how many it did. Returns the pixels done:
-    /// `threeBytePixelsCovered(width)`, or fewer where `body` stopped short; the caller does
-    /// the rest.
+    /// `widenThreeByte` reading nothing past pixel `count` (the last pixel byte by byte), as
+    /// `KernelTable.widenThreeByte` promises; returns `count`.
     @inlinable @inline(__always)
-    public static func forEachOpaqueChunk(_ src: UnsafePointer<UInt8>, _ width: Int,
+    public static func widenThreeByteExactly(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
+                                             _ alpha: UInt32) -> Int {
+        guard count > 0 else { return 0 }
+        widenThreeByte(src, dst, count &- 1, alpha: alpha)
+        let p = src + 3 &* (count &- 1)
+        dst[count &- 1] = UInt32(p[0]) | UInt32(p[1]) &<< 8 | UInt32(p[2]) &<< 16 | alpha
+        return count
+    }
+
+    /// A bgr8 row's pixels as opaque BGRA (alpha 255, what a bgr8 pixel means to a matrix
+    /// with an alpha column), 64 at a time, widened by the level's `widenThreeByte`:
+    /// `body(chunk, x, n)` gets pixels x..<x+n in `chunk` (which it may overwrite) and
+    /// returns how many it did. Returns the pixels done: `threeBytePixelsCovered(width)`, or
+    /// fewer where `body` stopped short; the caller does the rest.
+    @inlinable @inline(__always)
+    public static func forEachOpaqueChunk(_ src: UnsafePointer<UInt8>, _ width: Int, _ kernels: KernelTable,
                                           _ body: (_ chunk: UnsafeMutableRawPointer, _ x: Int, _ n: Int) -> Int) -> Int {
         let covered = threeBytePixelsCovered(width)
         return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: threeByteChunk) { buffer in
@@ -41,7 +53,10 @@ extension PortableKernels {
             var x = 0
             while x < covered {
                 let n = Swift.min(threeByteChunk, covered &- x)
-                widenThreeByte(src + 3 &* x, chunk, n, alpha: 0xFF00_0000)
+                let opaque: UInt32 = 0xFF00_0000
+                let vector = kernels.widenThreeByte(src + 3 &* x, chunk, n, opaque)
+                // The rest by 4-byte loads: the covered pixels leave one spare after them.
+                widenThreeByte(src + 3 &* (x &+ vector), chunk + vector, n &- vector, alpha: opaque)
                 let done = body(UnsafeMutableRawPointer(chunk), x, n)
                 x &+= done
                 if done < n { break }
@@ -52,13 +67,16 @@ extension PortableKernels {
 
     /// A bgr8 row, `src` to `dst` (the same row is fine), through a BGRA row kernel that
     /// keeps the pixel layout (`kernel(src, dst, n)` returns how many it did), by way of
-    /// `forEachOpaqueChunk`; returns the pixels done.
+    /// `forEachOpaqueChunk` and the level's `narrowThreeByte`; returns the pixels done.
     @inlinable @inline(__always)
     public static func throughBGRA(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                   _ kernels: KernelTable,
                                    _ kernel: (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Int) -> Int {
-        forEachOpaqueChunk(src, width) { chunk, x, n in
+        forEachOpaqueChunk(src, width, kernels) { chunk, x, n in
             let done = kernel(UnsafeRawPointer(chunk), chunk, n)
-            narrowToThreeByte(chunk.assumingMemoryBound(to: UInt32.self), dst + 3 &* x, done)
+            let pixels = chunk.assumingMemoryBound(to: UInt32.self), out = dst + 3 &* x
+            let vector = kernels.narrowThreeByte(pixels, out, done)
+            narrowToThreeByte(pixels + vector, out + 3 &* vector, done &- vector)
             return done
         }
     }

@@ -273,6 +273,38 @@ import Testing
         }
     }
 
+    /// bgr8 to BGRA and back at every level: the pixels the entry says it did are exact
+    /// (alpha as asked); it reads nothing past the n pixels it is given (its output does not
+    /// change when the bytes after them do) and writes nothing past them; what it leaves to
+    /// the caller is less than a step or two.
+    @Test func threeByteEntriesAreExactAndStayInTheirPixels() {
+        var rng = SplitMix64(seed: 13)
+        for n in Self.widths + [128, 150] {
+            let source = Self.bytes(3 * n, &rng)
+            var other = source
+            for i in (3 * n)..<other.count { other[i] = ~other[i] }  // bytes past the n pixels differ
+            for table in [KernelTable.portable] + Self.variants {
+                for alpha: UInt32 in [0, 0xFF00_0000] {
+                    var wide = [UInt32](repeating: 0xDEAD_BEEF, count: n + 16), wide2 = wide
+                    let done = wide.withUnsafeMutableBufferPointer { table.widenThreeByte(source, $0.baseAddress!, n, alpha) }
+                    _ = wide2.withUnsafeMutableBufferPointer { table.widenThreeByte(other, $0.baseAddress!, n, alpha) }
+                    #expect(done <= n && done > n - 8, "widen \(n) at \(table.name): did \(done)")
+                    let expected = (0..<done).map { UInt32(source[3 * $0]) | UInt32(source[3 * $0 + 1]) << 8 | UInt32(source[3 * $0 + 2]) << 16 | alpha }
+                    #expect(Array(wide[0..<done]) == expected, "widen \(n) at \(table.name)")
+                    #expect(wide == wide2, "widen \(n) at \(table.name): read past the pixels")
+                    #expect(wide[done...].allSatisfy { $0 == 0xDEAD_BEEF }, "widen \(n) at \(table.name): wrote past")
+                }
+                let pixels = (0..<n).map { _ in UInt32.random(in: 0...UInt32.max, using: &rng) }
+                var narrow = [UInt8](repeating: 0xA5, count: 3 * n + 64)
+                let done = narrow.withUnsafeMutableBufferPointer { table.narrowThreeByte(pixels, $0.baseAddress!, n) }
+                #expect(done <= n && done >= n - 16, "narrow \(n) at \(table.name): did \(done)")
+                let expected = (0..<done).flatMap { i in (0..<3).map { UInt8(truncatingIfNeeded: pixels[i] >> (8 * UInt32($0))) } }
+                #expect(Array(narrow[0..<(3 * done)]) == expected, "narrow \(n) at \(table.name)")
+                #expect(narrow[(3 * n)...].allSatisfy { $0 == 0xA5 }, "narrow \(n) at \(table.name): wrote past the n pixels")
+            }
+        }
+    }
+
     @Test func blurAndGradientEntriesAgreeWithPortable() {
         var rng = SplitMix64(seed: 5)
         // Seven taps summing to 2^14 in four pairs, as `GaussianBlur` splats them.

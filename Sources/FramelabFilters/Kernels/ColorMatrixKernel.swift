@@ -154,7 +154,7 @@ struct ColorMatrixKernel {
                 } else if step == 3 {
                     // Through the BGRA loops as opaque pixels, 64 at a time (a bgr8 pixel's
                     // alpha is 255 to a matrix with an alpha column, as in `tail`).
-                    x = PortableKernels.throughBGRA(s, d, width) { c, o, n in
+                    x = PortableKernels.throughBGRA(s, d, width, kernels) { c, o, n in
                         vectorRow(c.assumingMemoryBound(to: UInt8.self), o.assumingMemoryBound(to: UInt8.self), n, k, fixed)
                     }
                 }

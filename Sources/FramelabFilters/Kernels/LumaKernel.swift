@@ -55,7 +55,7 @@ enum Luma {
                 x = kernels.luma(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width)
             } else if step == 3 {
                 // Widened to BGRA 64 pixels at a time, straight into the gray row.
-                x = PortableKernels.forEachOpaqueChunk(s, input.width) { chunk, x, n in
+                x = PortableKernels.forEachOpaqueChunk(s, input.width, kernels) { chunk, x, n in
                     kernels.luma(UnsafeRawPointer(chunk), UnsafeMutableRawPointer(d + x), n)
                 }
             }

@@ -48,7 +48,7 @@ struct Vibrance: PerPixelOperation, PlainOperation {
                 x = kernels.vibrance(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width, kAmount)
             } else if step == 3 {
                 // Through the BGRA loop, 64 pixels at a time (alpha plays no part).
-                x = PortableKernels.throughBGRA(s, d, input.width) { kernels.vibrance($0, $1, $2, kAmount) }
+                x = PortableKernels.throughBGRA(s, d, input.width, kernels) { kernels.vibrance($0, $1, $2, kAmount) }
             }
             while x < input.width {
                 let p = x * step
