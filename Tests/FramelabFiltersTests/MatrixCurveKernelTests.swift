@@ -20,18 +20,22 @@ import Testing
         let gamma = ChannelCurves { 255 * pow($0 / 255, 0.8) }
         let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(matrix, kernels: kernels), curves: gamma)
         var rng = SplitMix64(seed: 11)
-        for (w, h) in [(1, 1), (7, 2), (8, 3), (16, 2), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (47, 2), (48, 3), (49, 2), (100, 6)] {
-            let input = TestImages.noise(.bgra8, width: w, height: h, using: &rng)
-            let twoSteps = Mat(format: .bgra8, width: w, height: h)
-            ColorMatrixKernel(matrix, kernels: kernels).apply(input, into: twoSteps, rows: 0..<h)
-            gamma.applyTables(twoSteps, into: twoSteps, rows: 0..<h)
-            expectBothWays(input, equal: twoSteps, "\(name) \(w)x\(h)") { fused.apply($0, into: $1, rows: 0..<h) }
+        for (w, h) in [(1, 1), (7, 2), (8, 3), (16, 2), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (47, 2), (48, 3), (49, 2), (100, 6),
+                       (150, 2)] {
+            for format in [PixelFormat.bgra8, .bgr8] {
+                let input = TestImages.noise(format, width: w, height: h, using: &rng)
+                let twoSteps = Mat(format: format, width: w, height: h)
+                ColorMatrixKernel(matrix, kernels: kernels).apply(input, into: twoSteps, rows: 0..<h)
+                gamma.applyTables(twoSteps, into: twoSteps, rows: 0..<h)
+                expectBothWays(input, equal: twoSteps, "\(name) \(format) \(w)x\(h)") { fused.apply($0, into: $1, rows: 0..<h) }
+            }
         }
     }
 
     /// Runs `apply` into an image with a padded stride and in place; both must equal `expected`.
     private func expectBothWays(_ input: Mat, equal expected: Mat, _ label: String, _ apply: (Mat, Mat) -> Void) {
-        let out = Mat(format: input.format, width: input.width, height: input.height, stride: 4 * input.width + 12)
+        let out = Mat(format: input.format, width: input.width, height: input.height,
+                      stride: input.format.bytesPerPixel * input.width + 12)
         apply(input, out)
         #expect(out.hasSamePixels(as: expected), "\(label)")
         let inPlace = input.clone()
@@ -70,8 +74,9 @@ import Testing
         let recipe = try registry.recipe(["sepia", "gamma:power=0.8"].map { try ElementSpec(parsing: $0) })
         let note = "colour matrix and lookup table run in one loop per row"
         #expect(try recipe.explain(format: .bgra8, width: 64, height: 8).contains(note))
-        // bgr8 pixels do not fit 32-bit lanes: the two steps run one after the other.
-        #expect(!(try recipe.explain(format: .bgr8, width: 64, height: 8).contains(note)))
+        // bgr8 runs the same loop on BGRA copies of 64 pixels at a time.
+        #expect(try recipe.explain(format: .bgr8, width: 64, height: 8).contains("bgr8 widened to BGRA 64 pixels at a time"))
+        #expect(!(try recipe.explain(format: .bgra8, width: 64, height: 8).contains("bgr8 widened")))
         let alpha = try registry.recipe(["colorMatrix:a=0.5/0/0/0.5", "gamma"].map { try ElementSpec(parsing: $0) })
         #expect(!(try alpha.explain(format: .bgra8, width: 64, height: 8).contains(note)))
         // The loop described is the one of the level the recipe would run at.

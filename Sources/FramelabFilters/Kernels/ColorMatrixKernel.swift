@@ -27,7 +27,8 @@ struct ColorMatrixOperation: PerPixelOperation {
 
     func sharedLoop(with next: any PerPixelOperation, format: PixelFormat) -> String? {
         guard next is CurvesOperation, MatrixCurveKernel.fuses(matrix, format: format) else { return nil }
-        return "colour matrix and lookup table run in one loop per row (\(MatrixCurveKernel.loopSummary(KernelLevel.currentTable)))"
+        let bgr = format == .bgr8 ? "; bgr8 widened to BGRA 64 pixels at a time" : ""
+        return "colour matrix and lookup table run in one loop per row (\(MatrixCurveKernel.loopSummary(KernelLevel.currentTable))\(bgr))"
     }
 
     func sharedLoopKernel(with next: any PerPixelOperation, for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
@@ -206,10 +207,11 @@ struct ColorMatrixKernel {
             : kernels.matrix4(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k)
     }
 
-    /// Pixels start..<width of one row in scalar code (what the vector loop left over).
+    /// Pixels start..<width of one row (`step` bytes a pixel: 4, or 3 for bgr8) in scalar
+    /// code (what the vector loop left over).
     func applyRowTail(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, from start: Int, to width: Int,
-                      _ k: UnsafePointer<Float>) {
-        tail(s, d, from: start, to: width, step: 4, k)
+                      step: Int, _ k: UnsafePointer<Float>) {
+        tail(s, d, from: start, to: width, step: step, k)
     }
 
     /// Scalar tail in the same float arithmetic (for bgr8 the pixels the BGRA loops left).

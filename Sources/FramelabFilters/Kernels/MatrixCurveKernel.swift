@@ -39,14 +39,15 @@ struct MatrixCurveKernel {
         pairs = PairCurveTables(curves)
     }
 
-    /// True when the pair can run fused: BGRA with alpha kept (the common case); other
-    /// inputs run the two steps one after the other.
+    /// True when the pair can run fused: BGRA or BGR with alpha kept (bgr8 through a BGRA
+    /// buffer 64 pixels at a time, `PortableKernels.throughBGRA`); other inputs run the two
+    /// steps one after the other.
     static func fuses(_ matrix: ColorMatrix, format: PixelFormat) -> Bool {
-        format == .bgra8 && matrix.keepsAlpha
+        (format == .bgra8 || format == .bgr8) && matrix.keepsAlpha
     }
 
     func apply(_ input: Mat, into output: Mat, rows: Range<Int>) {
-        guard input.format == .bgra8, matrix.keepsAlpha else {
+        guard Self.fuses(matrix.matrix, format: input.format) else {
             matrix.apply(input, into: output, rows: rows)
             curves.applyTables(output, into: output, rows: rows)
             return
@@ -55,10 +56,20 @@ struct MatrixCurveKernel {
         matrix.withCoefficients { k, fixed in
             pairs.withTables { bytes, low, high in
                 forEachRowPair(input, output, rows: rows) { s, d in
+                    guard input.format == .bgra8 else {
+                        let done = PortableKernels.throughBGRA(s, d, width, kernels) { c, o, n in
+                            kernels.matrixCurve(c, o, n, k, fixed, clamp, bytes, low, high)
+                        }
+                        // The last pixels: matrix in scalar, then the curve's byte tables.
+                        matrix.applyRowTail(s, d, from: done, to: width, step: 3, k)
+                        let rest = d + 3 * done
+                        lookUpRow(rest, rest, width: width - done, step: 3, bytes, bytes + 256, bytes + 512)
+                        return
+                    }
                     let done = kernels.matrixCurve(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), width, k, fixed, clamp,
                                                    bytes, low, high)
                     // The last pixels (fewer than a vector): matrix in scalar, then their lookups.
-                    matrix.applyRowTail(s, d, from: done, to: width, k)
+                    matrix.applyRowTail(s, d, from: done, to: width, step: 4, k)
                     kernels.pairLookup(UnsafeRawPointer(d), UnsafeMutableRawPointer(d), done, width, low, high)
                 }
             }
