@@ -1,10 +1,12 @@
-/// bgr8 rows through the BGRA kernels (compositing, colour matrices, vibrance, luma).
-/// Three-byte pixels do not split into
+/// bgr8 rows through the BGRA kernels (compositing, colour matrices, vibrance, luma, the
+/// fused matrix-then-curve loop). Three-byte pixels do not fit 32-bit lanes or split into
 /// 16-bit halves by a mask, so a row goes through a stack buffer 64 pixels at a time:
-/// widened to four bytes a pixel (one unaligned 4-byte load per pixel, its fourth byte
-/// dropped), composited by the BGRA kernel, and narrowed back (one overlapping 4-byte store
-/// per pixel). About three micro-ops a pixel each way, where the plain per-byte loop over a
-/// run-time channel count took about 7 cycles a pixel.
+/// widened to four bytes a pixel, run by the BGRA kernel, and narrowed back. Here the
+/// widening is one unaligned 4-byte load per pixel (its fourth byte dropped) and the
+/// narrowing one overlapping 4-byte store per pixel, about three micro-ops a pixel each way,
+/// where the plain per-byte loop over a run-time channel count took about 7 cycles a pixel;
+/// the colour kernels use the level's `widenThreeByte` and `narrowThreeByte` instead, byte
+/// shuffles eight pixels a step at avx2 and avx512 (`AVX2ThreeByte.swift`).
 extension PortableKernels {
     /// Pixels a buffer holds; 64 BGRA pixels are 256 bytes, three buffers stay in L1.
     @inlinable static var threeByteChunk: Int { 64 }
