@@ -152,10 +152,6 @@ public struct FilterBenchmark {
             for path in configuration.paths where path != .recipe {
                 chains.append(("eager-\(path)", 1, try specs.map { try registry.instantiate($0, path: path) }))
             }
-            if configuration.format != .bgra8, let first = chains.first {
-                // Each link takes both formats; checked on one frame like the filters above.
-                try Self.runChain(first.filters, on: frame)
-            }
             if configuration.paths.contains(.recipe) {
                 for threads in Set(threadCounts + [1, 2]).sorted() {
                     chains.append(("recipe", threads, try registry.instantiateChain(specs, path: .recipe, threads: threads)))
