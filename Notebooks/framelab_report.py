@@ -131,7 +131,8 @@ def fastest_paths(path: str, run: str | None = None) -> pd.DataFrame:
 
 def filters_verdict(path: str) -> str:
     """One line about the newest bench run: each filter's fastest path at its largest size,
-    and which budget it fits (by median ms)."""
+    and which budget it fits (by median ms), naming the frames' pixel format and the kernel
+    level."""
     benches = fl.runs_of_kind(path, "bench filters")
     if not benches:
         return "no 'bench filters' run in this file (record one with framelab bench filters --out FILE)"
@@ -140,6 +141,8 @@ def filters_verdict(path: str) -> str:
     if best.empty:
         return f"{run}: no single-thread measurements"
     isa = ", ".join(sorted(set(fl.bench_repetitions(path, run)["isa"]) - {"", "unknown"}))
+    # Runs recorded before `bench filters --format` have no attribute: they timed BGRA frames.
+    pixel_format = fl.attributes(path, run).get("pixel_format") or "bgra8"
     parts = []
     for size, g in best.groupby("size", sort=False):
         cases = ", ".join(f"{r['filter']} {r['path']} {ms_text(r['median_ms'])} ms" for _, r in g.iterrows())
@@ -147,7 +150,7 @@ def filters_verdict(path: str) -> str:
         tail = f"all {verdicts.pop().replace('fits', 'fit')}" if len(verdicts) == 1 else \
             "; ".join(f"{r['filter']} {fits_text(r['median_ms'])}" for _, r in g.iterrows())
         parts.append(f"at {size}: {cases} — {tail}")
-    where = f"one thread{', ' + isa if isa else ''}"
+    where = f"{pixel_format} frames, one thread{', ' + isa if isa else ''}"
     return f"{run}, fastest path per filter ({where}, median): " + "; ".join(parts)
 
 

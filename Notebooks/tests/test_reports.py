@@ -63,7 +63,26 @@ def test_filters_verdict_names_each_filters_fastest_path_and_budget(runs_file, e
         assert f"{name} {best['path']} {fr.ms_text(best['median_ms'])} ms" in verdict, (verdict, best)
     # 160x120 and 320x240 take well under a millisecond on any path.
     assert "all fit 60 fps" in verdict
+    assert "(bgra8 frames, one thread, " in verdict, verdict
     assert run_notebooks.verdict(executed("filters", runs_file)) == verdict
+
+
+def test_filters_verdict_names_the_runs_pixel_format(runs_file, tmp_path):
+    """A bgr8 bench run reads as one; a run recorded before `--format` (no attribute) timed
+    BGRA frames."""
+    import shutil
+
+    import h5py
+    bench = fl.runs_of_kind(runs_file, "bench filters")[-1]
+    copy = tmp_path / "formats.h5"
+    shutil.copy(runs_file, copy)
+    assert fl.attributes(copy, bench)["pixel_format"] == "bgra8"
+    with h5py.File(copy, "r+") as f:
+        f["runs"][bench].attrs["pixel_format"] = "bgr8"
+    assert "(bgr8 frames, one thread, " in fr.filters_verdict(copy)
+    with h5py.File(copy, "r+") as f:
+        del f["runs"][bench].attrs["pixel_format"]
+    assert "(bgra8 frames, one thread, " in fr.filters_verdict(copy)
 
 
 def test_detectors_verdict_names_the_best_ap_with_its_interval_and_the_fastest(faces_file, executed):

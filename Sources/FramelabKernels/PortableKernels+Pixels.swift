@@ -83,14 +83,16 @@ extension PortableKernels {
     /// One row of blend-with-mask, (f·m + b·(255 − m) + 128 + its high byte) >> 8 per
     /// sample with the mask one byte a pixel: BGRA eight pixels a step in 16-bit lanes
     /// (`blendBGRA`), bgr8 through it 64 pixels at a time (`blendThreeByte`, all but the
-    /// last pixel), gray8 eight samples a step in 32-bit lanes; other channel counts are
+    /// last pixel, widened and narrowed by the level's `widen` and `narrow`), gray8 eight samples a step in 32-bit lanes; other channel counts are
     /// left to the caller. Returns the pixels done (a multiple of 8).
     @inlinable @inline(__always)
     public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
-                             _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
+                             _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int,
+                             widen: ThreeByteWidening = scalarWidening,
+                             narrow: ThreeByteNarrowing = scalarNarrowing) -> Int {
         switch channels {
         case 4: return blendBGRA(f, b, m, d, width)
-        case 3: return blendThreeByte(f, b, m, d, width)
+        case 3: return blendThreeByte(f, b, m, d, width, widen: widen, narrow: narrow)
         case 1: return blendSamples(f, b, m, d, width)
         default: return 0
         }
@@ -139,12 +141,15 @@ extension PortableKernels {
     /// Fixed-point source-over: keep = 255 − alpha; b·keep/255 by the exact
     /// (v + 128 + ((v + 128) >> 8)) >> 8 division, clamped to 255 (a top that is not truly
     /// premultiplied can exceed it). BGRA bottoms take `sourceOverBGRA`'s eight pixels a step,
-    /// bgr8 bottoms the same through a buffer (`sourceOverThreeByte`); the rest of a row, and
+    /// bgr8 bottoms the same through a buffer (`sourceOverThreeByte`, widened and narrowed by
+    /// the level's `widen` and `narrow`); the rest of a row, and
     /// gray8 bottoms, a plain loop.
     @inlinable @inline(__always)
     public static func sourceOver(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
-                                  _ width: Int, _ ch: Int) {
-        let start = ch == 4 ? sourceOverBGRA(t, b, d, width) : ch == 3 ? sourceOverThreeByte(t, b, d, width) : 0
+                                  _ width: Int, _ ch: Int,
+                                  widen: ThreeByteWidening = scalarWidening, narrow: ThreeByteNarrowing = scalarNarrowing) {
+        let start = ch == 4 ? sourceOverBGRA(t, b, d, width)
+            : ch == 3 ? sourceOverThreeByte(t, b, d, width, widen: widen, narrow: narrow) : 0
         for x in start..<Swift.max(start, width) {
             let keep = 255 &- Int(t[4 &* x &+ 3])
             for c in 0..<ch {

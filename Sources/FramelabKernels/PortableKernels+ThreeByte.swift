@@ -1,12 +1,14 @@
 /// bgr8 rows through the BGRA kernels (compositing, colour matrices, vibrance, luma, the
 /// fused matrix-then-curve loop). Three-byte pixels do not fit 32-bit lanes or split into
 /// 16-bit halves by a mask, so a row goes through a stack buffer 64 pixels at a time:
-/// widened to four bytes a pixel, run by the BGRA kernel, and narrowed back. Here the
-/// widening is one unaligned 4-byte load per pixel (its fourth byte dropped) and the
-/// narrowing one overlapping 4-byte store per pixel, about three micro-ops a pixel each way,
-/// where the plain per-byte loop over a run-time channel count took about 7 cycles a pixel;
-/// the colour kernels use the level's `widenThreeByte` and `narrowThreeByte` instead, byte
-/// shuffles eight pixels a step at avx2 and avx512 (`AVX2ThreeByte.swift`).
+/// widened to four bytes a pixel, run by the BGRA kernel, and narrowed back. The widening
+/// and narrowing are the level's: byte shuffles eight pixels a step at avx2 and avx512
+/// (`AVX2ThreeByte.swift`; the colour kernels reach them through `KernelTable`, the
+/// compositing kernels, which run inside the level modules, as the `widen` and `narrow`
+/// arguments); what those leave, and everything at the portable level, goes by the loops
+/// here: one unaligned 4-byte load per pixel (its fourth byte dropped) and one overlapping
+/// 4-byte store per pixel, about three micro-ops a pixel each way, where the plain per-byte
+/// loop over a run-time channel count took about 7 cycles a pixel.
 extension PortableKernels {
     /// Pixels a buffer holds; 64 BGRA pixels are 256 bytes, three buffers stay in L1.
     @inlinable static var threeByteChunk: Int { 64 }
@@ -41,6 +43,41 @@ extension PortableKernels {
         return count
     }
 
+    /// A level's widening (`KernelTable.widenThreeByte` or the level module's own function):
+    /// it does what it can of `count` pixels, the rest go by `widenThreeByte`'s 4-byte loads,
+    /// so the caller must leave one spare pixel after them (`threeBytePixelsCovered`).
+    public typealias ThreeByteWidening = (_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>,
+                                          _ count: Int, _ alpha: UInt32) -> Int
+    /// A level's narrowing: does what it can of `count` pixels without storing past them,
+    /// the rest go by `narrowToThreeByte`.
+    public typealias ThreeByteNarrowing = (_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt8>,
+                                           _ count: Int) -> Int
+
+    /// No vector widening or narrowing: everything by the scalar loops (the portable level's
+    /// compositing, and the default of the compositing entry points).
+    @inlinable @inline(__always)
+    public static func scalarWidening(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>,
+                                      _ count: Int, _ alpha: UInt32) -> Int { 0 }
+    @inlinable @inline(__always)
+    public static func scalarNarrowing(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt8>,
+                                       _ count: Int) -> Int { 0 }
+
+    /// `count` bgr8 pixels widened by `vector`, then by `widenThreeByte` from where it stopped.
+    @inlinable @inline(__always)
+    static func widen(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
+                      alpha: UInt32, by vector: ThreeByteWidening) {
+        let done = vector(src, dst, count, alpha)
+        widenThreeByte(src + 3 &* done, dst + done, count &- done, alpha: alpha)
+    }
+
+    /// `count` BGRA pixels narrowed by `vector`, then by `narrowToThreeByte` from where it stopped.
+    @inlinable @inline(__always)
+    static func narrow(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt8>, _ count: Int,
+                       by vector: ThreeByteNarrowing) {
+        let done = vector(src, dst, count)
+        narrowToThreeByte(src + done, dst + 3 &* done, count &- done)
+    }
+
     /// A bgr8 row's pixels as opaque BGRA (alpha 255, what a bgr8 pixel means to a matrix
     /// with an alpha column), 64 at a time, widened by the level's `widenThreeByte`:
     /// `body(chunk, x, n)` gets pixels x..<x+n in `chunk` (which it may overwrite) and
@@ -56,9 +93,7 @@ extension PortableKernels {
             while x < covered {
                 let n = Swift.min(threeByteChunk, covered &- x)
                 let opaque: UInt32 = 0xFF00_0000
-                let vector = kernels.widenThreeByte(src + 3 &* x, chunk, n, opaque)
-                // The rest by 4-byte loads: the covered pixels leave one spare after them.
-                widenThreeByte(src + 3 &* (x &+ vector), chunk + vector, n &- vector, alpha: opaque)
+                widen(src + 3 &* x, chunk, n, alpha: opaque, by: kernels.widenThreeByte)
                 let done = body(UnsafeMutableRawPointer(chunk), x, n)
                 x &+= done
                 if done < n { break }
@@ -77,8 +112,7 @@ extension PortableKernels {
         forEachOpaqueChunk(src, width, kernels) { chunk, x, n in
             let done = kernel(UnsafeRawPointer(chunk), chunk, n)
             let pixels = chunk.assumingMemoryBound(to: UInt32.self), out = dst + 3 &* x
-            let vector = kernels.narrowThreeByte(pixels, out, done)
-            narrowToThreeByte(pixels + vector, out + 3 &* vector, done &- vector)
+            narrow(pixels, out, done, by: kernels.narrowThreeByte)
             return done
         }
     }
@@ -103,17 +137,19 @@ extension PortableKernels {
     /// pixels done (`threeBytePixelsCovered(width)`).
     @inlinable @inline(__always)
     public static func sourceOverThreeByte(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
-                                           _ d: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int {
+                                           _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                           widen vectorWiden: ThreeByteWidening,
+                                           narrow vectorNarrow: ThreeByteNarrowing) -> Int {
         let covered = threeBytePixelsCovered(width)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 &* threeByteChunk) { buffer in
             let bottom = buffer.baseAddress!, out = bottom + threeByteChunk
             var x = 0
             while x < covered {
                 let n = Swift.min(threeByteChunk, covered &- x)
-                widenThreeByte(b + 3 &* x, bottom, n)
+                widen(b + 3 &* x, bottom, n, alpha: 0, by: vectorWiden)
                 _ = sourceOverBGRA(t + 4 &* x, UnsafeRawPointer(bottom).assumingMemoryBound(to: UInt8.self),
                                    UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt8.self), n)
-                narrowToThreeByte(out, d + 3 &* x, n)
+                narrow(out, d + 3 &* x, n, by: vectorNarrow)
                 x &+= n
             }
         }
@@ -124,19 +160,20 @@ extension PortableKernels {
     /// (`threeBytePixelsCovered(width)`).
     @inlinable @inline(__always)
     static func blendThreeByte(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
-                               _ d: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int {
+                               _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                               widen vectorWiden: ThreeByteWidening, narrow vectorNarrow: ThreeByteNarrowing) -> Int {
         let covered = threeBytePixelsCovered(width)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 &* threeByteChunk) { buffer in
             let front = buffer.baseAddress!, back = front + threeByteChunk, out = back + threeByteChunk
             var x = 0
             while x < covered {
                 let n = Swift.min(threeByteChunk, covered &- x)
-                widenThreeByte(f + 3 &* x, front, n)
-                widenThreeByte(b + 3 &* x, back, n)
+                widen(f + 3 &* x, front, n, alpha: 0, by: vectorWiden)
+                widen(b + 3 &* x, back, n, alpha: 0, by: vectorWiden)
                 _ = blendBGRA(UnsafeRawPointer(front).assumingMemoryBound(to: UInt8.self),
                               UnsafeRawPointer(back).assumingMemoryBound(to: UInt8.self), m + x,
                               UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt8.self), n)
-                narrowToThreeByte(out, d + 3 &* x, n)
+                narrow(out, d + 3 &* x, n, by: vectorNarrow)
                 x &+= n
             }
         }

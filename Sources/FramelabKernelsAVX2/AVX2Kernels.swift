@@ -54,12 +54,14 @@ public enum AVX2Kernels {
 
     public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
                              _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
-        PortableKernels.blend(f, b, m, d, width, channels)
+        PortableKernels.blend(f, b, m, d, width, channels,
+                              widen: AVX2Kernels.widenThreeByte, narrow: AVX2Kernels.narrowThreeByte)
     }
 
     public static func sourceOver(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
                                   _ width: Int, _ channels: Int) {
-        PortableKernels.sourceOver(t, b, d, width, channels)
+        PortableKernels.sourceOver(t, b, d, width, channels,
+                                   widen: AVX2Kernels.widenThreeByte, narrow: AVX2Kernels.narrowThreeByte)
     }
 
     /// `vpmaddwd` on 256 bits: eight sums of adjacent 16-bit products (the blur's two taps
