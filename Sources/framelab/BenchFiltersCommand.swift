@@ -3,6 +3,7 @@ import FramelabCore
 import FramelabCV
 import FramelabFilters
 import FramelabPluginHost
+import FramelabRecording
 import FramelabRuns
 import Foundation
 
@@ -177,6 +178,7 @@ struct BenchFiltersCommand: ParsableCommand {
         config.paths = names.compactMap { FilterPath(rawValue: $0) }
         config.threads = threads
         config.format = try frameFormat()
+        config.cpuModel = HostInfo.cpuModel
         config.timer = BenchTimer(warmup: warmup, repeats: repeats)
         config.levels = try levels()
         // The file is opened before any timing, so a bad path fails fast; one run per level,

@@ -36,6 +36,12 @@ import Testing
         #expect(r.stdout.contains("frame budget for the chain of four"))
         #expect(r.stdout.contains("24fps 30fps 60fps"))
         #expect(r.stdout.contains("speed goals"))
+        // The header names the machine, as /proc/cpuinfo does (ratios differ from CPU to CPU).
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        if let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let model = line.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) {
+            #expect(r.stdout.contains("; CPU: \(model)\n"), "\(r.stdout.prefix(300))")
+        }
     }
 
     /// --format bgr8: three-byte frames on every path, the chain too; no goal is judged on
@@ -48,6 +54,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect(json["format"] as? String == "bgr8")
+        #expect((json["cpu_model"] as? String).map { !$0.isEmpty && $0 != "unknown" } == true, "\(json["cpu_model"] ?? "none")")
         let results = json["results"] as! [[String: Any]]
         let keys = Set(results.map { "\($0["filter"]!)/\($0["path"]!)/\($0["threads"]!)" })
         for k in ["sepia/simd/1", "sepia/opencv/1", "vibrance/simd/1", "gray/simd/1", "gaussianBlur/simd/1",

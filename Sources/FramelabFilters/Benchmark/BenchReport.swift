@@ -21,6 +21,9 @@ public struct BenchReport: Sendable {
     public var isa = KernelLevel.current.rawValue
     /// The frames' pixel format ("bgra8" or "bgr8"); the speed goals are set for bgra8.
     public var format = PixelFormat.bgra8.name
+    /// The CPU it ran on, as the caller names it (`Configuration.cpuModel`): ratios from
+    /// different machines are not comparable, so the report says which one it is.
+    public var cpuModel = "unknown"
     /// memcpy of one frame, per size ("WxH").
     public var memcpy: [String: BenchTimer.Timing] = [:]
     /// memcpy of the 1920x1080 frame in the row pieces a per-pixel recipe cuts it into, by

@@ -27,6 +27,8 @@ public struct FilterBenchmark {
         /// The frames' pixel format: bgra8 (the speed goals' format) or bgr8 (OpenCV's
         /// decoders and cameras); filters that do not take it are listed as not measured.
         public var format: PixelFormat = .bgra8
+        /// The CPU's model name for the report (the CLI passes `/proc/cpuinfo`'s).
+        public var cpuModel = "unknown"
         /// The kernel levels to time (`runLevels`); each must be one this CPU has.
         public var levels: [KernelLevel] = [KernelLevel.current]
         /// Asked before each measurement: true ends the benchmark there, with what was
@@ -95,6 +97,7 @@ public struct FilterBenchmark {
         var report = BenchReport()
         report.isa = KernelLevel.current.rawValue
         report.format = configuration.format.name
+        report.cpuModel = configuration.cpuModel
         do {
             try measure(into: &report, progress: progress)
         } catch is Stopped {
