@@ -16,7 +16,7 @@ extension KernelTable {
 /// emit no shared helper the linker could pick for baseline code (`AVX2Kernels`).
 extension KernelTable {
     static let avx2 = KernelTable(
-        name: "avx2", matrix3: AVX2Kernels.matrix3, matrix4: AVX2Kernels.matrix4, matrixCurve: AVX2Kernels.matrixCurve,
+        name: "avx2", matrix3: AVX2Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX2Kernels.matrix4, matrixCurve: AVX2Kernels.matrixCurve,
         curve: AVX2Kernels.curve, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
         blend: AVX2Kernels.blend, sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX2Kernels.blurInterleave, blurHorizontal: AVX2Kernels.blurHorizontal,
         blurVertical: AVX2Kernels.blurVertical, blurVerticalTwo: AVX2Kernels.blurVerticalTwo, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
@@ -27,7 +27,7 @@ extension KernelTable {
     /// which any x86-64-v4 CPU runs): on a Xeon family 6 model 207 it took 1.67–1.73 ms at
     /// 1080p where the portable loop compiled for v4 took 1.99–2.19 ms (docs/filters.md).
     static let avx512 = KernelTable(
-        name: "avx512", matrix3: AVX512Kernels.matrix3, matrix4: AVX512Kernels.matrix4,
+        name: "avx512", matrix3: AVX512Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX512Kernels.matrix4,
         matrixCurve: AVX512Kernels.matrixCurve, curve: AVX512Kernels.curve, pairLookup: AVX512Kernels.pairLookup,
         luma: AVX512Kernels.luma, vibrance: AVX2Kernels.vibrance, blend: AVX512Kernels.blend,
         sourceOver: AVX512Kernels.sourceOver, blurInterleave: AVX512Kernels.blurInterleave, blurHorizontal: AVX512Kernels.blurHorizontal,
@@ -51,7 +51,7 @@ extension KernelTable {
                                                                          UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                            curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
                                                        UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int) -> KernelTable {
-        KernelTable(name: name, matrix3: matrix3, matrix4: matrix4, matrixCurve: matrixCurve, curve: curve,
+        KernelTable(name: name, matrix3: matrix3, matrix3ThreeByte: matrix3ThreeByte, matrix4: matrix4, matrixCurve: matrixCurve, curve: curve,
                     pairLookup: pairLookup, luma: luma, vibrance: vibrance, blend: blend, sourceOver: sourceOver,
                     blurInterleave: blurInterleave, blurHorizontal: blurHorizontal, blurVertical: blurVertical, blurVerticalTwo: blurVerticalTwo, gradient: gradient, gradientBGRA: gradientBGRA, fill: fill,
                     resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal, cascadeRow: cascadeRow,

@@ -17,6 +17,12 @@ public struct KernelTable: Sendable {
     /// which clamps the matrix can need (loops that clamp by saturation ignore it).
     public let matrix3: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                    _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed) -> Int
+    /// bgr8 pixels through `matrix3`'s matrix by its fixed-point weights, straight from row
+    /// to row (the same row is fine), eight at a time; returns how many it did (none at a
+    /// level without the loop: the caller goes through the BGRA buffer). Reads and writes
+    /// nothing past the row's `width` pixels.
+    public let matrix3ThreeByte: @Sendable (_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                            _ fixed: UnsafePointer<Int32>) -> Int
     /// BGRA pixels through the full 4x4 matrix plus bias (alpha changes); `k` as above.
     public let matrix4: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                    _ k: UnsafePointer<Float>) -> Int
@@ -107,6 +113,8 @@ public struct KernelTable: Sendable {
     public init(name: String,
                 matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>, UnsafePointer<Int32>?,
                                               ClampNeed) -> Int,
+                matrix3ThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int,
+                                                       UnsafePointer<Int32>) -> Int,
                 matrix4: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>) -> Int,
                 matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>,
                                                   UnsafePointer<Int32>?, ClampNeed,
@@ -140,6 +148,7 @@ public struct KernelTable: Sendable {
                 narrowThreeByte: @escaping @Sendable (UnsafePointer<UInt32>, UnsafeMutablePointer<UInt8>, Int) -> Int) {
         self.name = name
         self.matrix3 = matrix3
+        self.matrix3ThreeByte = matrix3ThreeByte
         self.matrix4 = matrix4
         self.matrixCurve = matrixCurve
         self.curve = curve
@@ -170,6 +179,7 @@ extension KernelTable {
     public static let portable = KernelTable(
         name: "baseline",
         matrix3: { PortableKernels.matrix3($0, $1, $2, $3, $4, $5) },
+        matrix3ThreeByte: { _, _, _, _ in 0 },
         matrix4: { PortableKernels.matrix4($0, $1, $2, $3) },
         matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6, $7, $8) },
         curve: { PortableKernels.curve($0, $1, $2, $3, $4, $5) },

@@ -27,6 +27,19 @@ func avx2IntegerMatrixSplats(_ fixed: UnsafePointer<Int32>) -> AVX2IntegerMatrix
                              0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15))
 }
 
+/// The new B, G and R of eight pixels as 32-bit lanes, from their B and R as 16-bit words
+/// (`blueRed`) and their G beside a 1 (`greenOne`: G in the low word, 256 in the high one,
+/// the bias's weight word being the bias / 256).
+@inline(__always)
+func avx2IntegerMatrixChannels(_ blueRed: __m256i, _ greenOne: __m256i,
+                               _ c: AVX2IntegerMatrixSplats) -> (blue: __m256i, green: __m256i, red: __m256i) {
+    @inline(__always) func channel(_ blueRedWeights: __m256i, _ greenBiasWeights: __m256i) -> __m256i {
+        _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(blueRed, blueRedWeights),
+                                           _mm256_madd_epi16(greenOne, greenBiasWeights)), 13)
+    }
+    return (channel(c.blueRedB, c.greenBiasB), channel(c.blueRedG, c.greenBiasG), channel(c.blueRedR, c.greenBiasR))
+}
+
 /// Eight BGRA pixels through the matrix.
 @inline(__always)
 func avx2IntegerMatrixEight(_ v: __m256i, _ c: AVX2IntegerMatrixSplats) -> __m256i {
@@ -34,11 +47,7 @@ func avx2IntegerMatrixEight(_ v: __m256i, _ c: AVX2IntegerMatrixSplats) -> __m25
     // Low words: G (a byte shuffle); high words: 256 in place of A. (`vpblendw` would do it
     // in one instruction, but its intrinsic is a macro Swift cannot import.)
     let greenOne = _mm256_or_si256(_mm256_shuffle_epi8(v, c.green), _mm256_set1_epi32(0x0100_0000))
-    @inline(__always) func channel(_ blueRedWeights: __m256i, _ greenBiasWeights: __m256i) -> __m256i {
-        _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(blueRed, blueRedWeights),
-                                           _mm256_madd_epi16(greenOne, greenBiasWeights)), 13)
-    }
-    let nb = channel(c.blueRedB, c.greenBiasB), ng = channel(c.blueRedG, c.greenBiasG), nr = channel(c.blueRedR, c.greenBiasR)
+    let (nb, ng, nr) = avx2IntegerMatrixChannels(blueRed, greenOne, c)
     // Int32 → Int16 → UInt8 with saturation (the 0…255 clamp); alpha rides along unchanged.
     let packed = _mm256_packus_epi16(_mm256_packs_epi32(nb, ng), _mm256_packs_epi32(nr, _mm256_srli_epi32(v, 24)))
     return _mm256_shuffle_epi8(packed, c.interleave)

@@ -305,6 +305,49 @@ import Testing
         }
     }
 
+    /// The fixed-point matrix straight on bgr8 rows at every level: exactly what the same
+    /// level's BGRA step gives on the widened pixels; in place the same; nothing read or
+    /// written past the row's pixels; every whole step of 8 done where the level has the
+    /// entry (none at the portable level, which goes through the BGRA buffer).
+    @Test func threeByteMatrixIsTheBGRAStepOnWidenedPixels() {
+        var rng = SplitMix64(seed: 17)
+        let matrices = [ColorMatrixKernelTests.sepia, ColorMatrixKernelTests.hue, ColorMatrixKernelTests.darken, .identity,
+                        ColorMatrix([[3.999, -3.999, 0.001], [-3.999, 3.999, 0.5], [0.25, 0.25, 0.25]], bias: [-1022, 300, 0.49])]
+        for matrix in matrices {
+            let kernel = ColorMatrixKernel(matrix, kernels: .portable)
+            kernel.withCoefficients { k, fixed in
+                guard let fixed else { Issue.record("\(matrix) has no weight words"); return }
+                for width in Self.widths + [150] {
+                    let source = Self.bytes(3 * width + 32, &rng)
+                    var other = source
+                    for i in (3 * width)..<other.count { other[i] = ~other[i] }  // bytes past the row differ
+                    let wide = (0..<width).map { (i: Int) -> UInt32 in
+                        let b = UInt32(source[3 * i]), g = UInt32(source[3 * i + 1]), r = UInt32(source[3 * i + 2])
+                        return b | g << 8 | r << 16 | 0xFF00_0000
+                    }
+                    for table in [KernelTable.portable] + Self.variants {
+                        var out = [UInt8](repeating: 0xA5, count: 3 * width + 32), out2 = out
+                        let done = out.withUnsafeMutableBufferPointer { table.matrix3ThreeByte(source, $0.baseAddress!, width, fixed) }
+                        _ = out2.withUnsafeMutableBufferPointer { table.matrix3ThreeByte(other, $0.baseAddress!, width, fixed) }
+                        let whole = table.name == KernelTable.portable.name ? 0 : width - width % 8
+                        #expect(done == whole, "\(table.name) \(width): did \(done)")
+                        var bgra = [UInt32](repeating: 0, count: width)
+                        let stepped = bgra.withUnsafeMutableBytes { table.matrix3(wide, $0.baseAddress!, width, k, fixed, kernel.clamp) }
+                        #expect(stepped >= done, "\(table.name) \(width): BGRA step did \(stepped)")
+                        let expected = (0..<done).flatMap { i in (0..<3).map { UInt8(truncatingIfNeeded: bgra[i] >> (8 * UInt32($0))) } }
+                        #expect(Array(out[0..<(3 * done)]) == expected, "\(table.name) \(width)")
+                        #expect(out[(3 * done)...].allSatisfy { $0 == 0xA5 }, "\(table.name) \(width): wrote past what it did")
+                        #expect(out == out2, "\(table.name) \(width): read past the row")
+                        var row = source
+                        _ = row.withUnsafeMutableBufferPointer { p in table.matrix3ThreeByte(p.baseAddress!, p.baseAddress!, width, fixed) }
+                        #expect(Array(row[0..<(3 * done)]) == expected, "\(table.name) \(width) in place")
+                        #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]), "\(table.name) \(width) in place: changed what it did not do")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func blurAndGradientEntriesAgreeWithPortable() {
         var rng = SplitMix64(seed: 5)
         // Seven taps summing to 2^14 in four pairs, as `GaussianBlur` splats them.

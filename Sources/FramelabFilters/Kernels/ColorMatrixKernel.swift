@@ -153,10 +153,15 @@ struct ColorMatrixKernel {
                 if step == 4 {
                     x = vectorRow(s, d, width, k, fixed)
                 } else if step == 3 {
-                    // Through the BGRA loops as opaque pixels, 64 at a time (a bgr8 pixel's
-                    // alpha is 255 to a matrix with an alpha column, as in `tail`).
-                    x = PortableKernels.throughBGRA(s, d, width, kernels) { c, o, n in
-                        vectorRow(c.assumingMemoryBound(to: UInt8.self), o.assumingMemoryBound(to: UInt8.self), n, k, fixed)
+                    // Fixed-point weights: straight on the three-byte pixels where the level
+                    // has the loop. Otherwise through the BGRA loops as opaque pixels, 64 at a
+                    // time (a bgr8 pixel's alpha is 255 to a matrix with an alpha column, as
+                    // in `tail`).
+                    if let fixed, keepsAlpha { x = kernels.matrix3ThreeByte(s, d, width, fixed) }
+                    if x == 0 {
+                        x = PortableKernels.throughBGRA(s, d, width, kernels) { c, o, n in
+                            vectorRow(c.assumingMemoryBound(to: UInt8.self), o.assumingMemoryBound(to: UInt8.self), n, k, fixed)
+                        }
                     }
                 }
                 tail(s, d, from: x, to: width, step: step, k)
