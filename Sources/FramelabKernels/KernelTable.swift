@@ -32,6 +32,13 @@ public struct KernelTable: Sendable {
                                        _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
                                        _ bytes: UnsafePointer<UInt8>,
                                        _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
+    /// bgr8 pixels through `matrix3ThreeByte`'s matrix and then the pair tables of
+    /// `pairLookup`, straight from row to row (the same row is fine); returns how many it
+    /// did (none at a level without the loop: the caller goes through the BGRA buffer).
+    /// Reads and writes nothing past the row's `width` pixels.
+    public let matrixCurveThreeByte: @Sendable (_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                                _ fixed: UnsafePointer<Int32>,
+                                                _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
     /// BGRA pixels through a per-channel curve, alpha kept. The curve comes in two forms,
     /// and a level uses the one it does best: `bytes`, three 256-byte tables (B, G, R; for
     /// in-register lookups), and the pair tables of `pairLookup`.
@@ -119,6 +126,8 @@ public struct KernelTable: Sendable {
                 matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>,
                                                   UnsafePointer<Int32>?, ClampNeed,
                                                   UnsafePointer<UInt8>, UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                matrixCurveThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, UnsafePointer<Int32>,
+                                                           UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
                                             UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 pairLookup: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int,
@@ -149,6 +158,7 @@ public struct KernelTable: Sendable {
         self.name = name
         self.matrix3 = matrix3
         self.matrix3ThreeByte = matrix3ThreeByte
+        self.matrixCurveThreeByte = matrixCurveThreeByte
         self.matrix4 = matrix4
         self.matrixCurve = matrixCurve
         self.curve = curve
@@ -182,6 +192,7 @@ extension KernelTable {
         matrix3ThreeByte: { _, _, _, _ in 0 },
         matrix4: { PortableKernels.matrix4($0, $1, $2, $3) },
         matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6, $7, $8) },
+        matrixCurveThreeByte: { _, _, _, _, _, _ in 0 },
         curve: { PortableKernels.curve($0, $1, $2, $3, $4, $5) },
         pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
         luma: { PortableKernels.luma($0, $1, $2) },

@@ -19,18 +19,25 @@ extension AVX2Kernels {
     }
 }
 
+/// Byte shuffles from eight bgr8 pixels, loaded as two 16-byte halves starting 0 and 8
+/// bytes in (pixels 0…3 in the low lane's bytes 0…11, 4…7 in the high lane's bytes 4…15),
+/// to the fixed-point step's inputs: each pixel's B and R as 16-bit words of its 32-bit
+/// lane, and its G in the low word.
+@inline(__always)
+func avx2ThreeByteSpreads() -> (blueRed: __m256i, green: __m256i) {
+    (_mm256_setr_epi8(0, -1, 2, -1, 3, -1, 5, -1, 6, -1, 8, -1, 9, -1, 11, -1,
+                      4, -1, 6, -1, 7, -1, 9, -1, 10, -1, 12, -1, 13, -1, 15, -1),
+     _mm256_setr_epi8(1, -1, -1, -1, 4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1,
+                      5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, 14, -1, -1, -1))
+}
+
 /// The loop of `AVX2Kernels.matrix3ThreeByte`; not inlined: one small loop with the splats
 /// and shuffles in registers.
 @inline(never)
 func avx2IntegerMatrixThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                                    _ fixed: UnsafePointer<Int32>) -> Int {
     let c = avx2IntegerMatrixSplats(fixed)
-    // The two 16-byte loads put pixels 0…3 in the low lane (bytes 0…11) and 4…7 in the high
-    // lane (bytes 4…15, the load starting 8 bytes on).
-    let blueRed = _mm256_setr_epi8(0, -1, 2, -1, 3, -1, 5, -1, 6, -1, 8, -1, 9, -1, 11, -1,
-                                   4, -1, 6, -1, 7, -1, 9, -1, 10, -1, 12, -1, 13, -1, 15, -1)
-    let green = _mm256_setr_epi8(1, -1, -1, -1, 4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1,
-                                 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, 14, -1, -1, -1)
+    let (blueRed, green) = avx2ThreeByteSpreads()
     let one = _mm256_set1_epi32(0x0100_0000)
     // After the packs a lane holds B0…B3, G0…G3, R0…R3, zeros: back to B G R per pixel in
     // its first 12 bytes, and the lanes' 12 bytes joined by a dword permute.

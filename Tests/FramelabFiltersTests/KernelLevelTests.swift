@@ -305,12 +305,14 @@ import Testing
         }
     }
 
-    /// The fixed-point matrix straight on bgr8 rows at every level: exactly what the same
-    /// level's BGRA step gives on the widened pixels; in place the same; nothing read or
-    /// written past the row's pixels; every whole step of 8 done where the level has the
-    /// entry (none at the portable level, which goes through the BGRA buffer).
+    /// The fixed-point matrix straight on bgr8 rows at every level, alone and with the curve
+    /// after it: exactly what the same level's BGRA step gives on the widened pixels (then
+    /// the pair tables); in place the same; nothing read or written past the row's pixels;
+    /// every whole step of 8 done where the level has the entries (none at the portable
+    /// level, which goes through the BGRA buffer).
     @Test func threeByteMatrixIsTheBGRAStepOnWidenedPixels() {
         var rng = SplitMix64(seed: 17)
+        let curves = PairCurveTables(ChannelCurves(blue: { 255 - $0 }, green: { 255 * pow($0 / 255, 0.5) }, red: { min(255, 2 * $0) }))
         let matrices = [ColorMatrixKernelTests.sepia, ColorMatrixKernelTests.hue, ColorMatrixKernelTests.darken, .identity,
                         ColorMatrix([[3.999, -3.999, 0.001], [-3.999, 3.999, 0.5], [0.25, 0.25, 0.25]], bias: [-1022, 300, 0.49])]
         for matrix in matrices {
@@ -342,6 +344,27 @@ import Testing
                         _ = row.withUnsafeMutableBufferPointer { p in table.matrix3ThreeByte(p.baseAddress!, p.baseAddress!, width, fixed) }
                         #expect(Array(row[0..<(3 * done)]) == expected, "\(table.name) \(width) in place")
                         #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]), "\(table.name) \(width) in place: changed what it did not do")
+                        // Then the curve in the same loop: the matrix's bytes through the pair tables.
+                        curves.withTables { _, low, high in
+                            let curved = stride(from: 0, to: expected.count, by: 3).flatMap { i -> [UInt8] in
+                                let bg = low[Int(expected[i]) | Int(expected[i + 1]) << 8], r = high[Int(expected[i + 2])]
+                                return [UInt8(truncatingIfNeeded: bg), UInt8(truncatingIfNeeded: bg >> 8), UInt8(truncatingIfNeeded: r >> 16)]
+                            }
+                            var fused = [UInt8](repeating: 0xA5, count: 3 * width + 32), fused2 = fused
+                            let did = fused.withUnsafeMutableBufferPointer { table.matrixCurveThreeByte(source, $0.baseAddress!, width, fixed, low, high) }
+                            _ = fused2.withUnsafeMutableBufferPointer { table.matrixCurveThreeByte(other, $0.baseAddress!, width, fixed, low, high) }
+                            #expect(did == done, "matrixCurve \(table.name) \(width): did \(did)")
+                            #expect(Array(fused[0..<(3 * done)]) == curved, "matrixCurve \(table.name) \(width)")
+                            #expect(fused[(3 * done)...].allSatisfy { $0 == 0xA5 }, "matrixCurve \(table.name) \(width): wrote past what it did")
+                            #expect(fused == fused2, "matrixCurve \(table.name) \(width): read past the row")
+                            var row = source
+                            _ = row.withUnsafeMutableBufferPointer { p in
+                                table.matrixCurveThreeByte(p.baseAddress!, p.baseAddress!, width, fixed, low, high)
+                            }
+                            #expect(Array(row[0..<(3 * done)]) == curved, "matrixCurve \(table.name) \(width) in place")
+                            #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]),
+                                    "matrixCurve \(table.name) \(width) in place: changed what it did not do")
+                        }
                     }
                 }
             }

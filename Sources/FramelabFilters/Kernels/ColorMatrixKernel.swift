@@ -27,7 +27,9 @@ struct ColorMatrixOperation: PerPixelOperation {
 
     func sharedLoop(with next: any PerPixelOperation, format: PixelFormat) -> String? {
         guard next is CurvesOperation, MatrixCurveKernel.fuses(matrix, format: format) else { return nil }
-        let bgr = format == .bgr8 ? "; bgr8 widened to BGRA 64 pixels at a time" : ""
+        let bgr = format != .bgr8 ? ""
+            : MatrixCurveKernel.runsThreeByteStraight(matrix, KernelLevel.currentTable) ? "; bgr8 straight from its three-byte pixels"
+            : "; bgr8 widened to BGRA 64 pixels at a time"
         return "colour matrix and lookup table run in one loop per row (\(MatrixCurveKernel.loopSummary(KernelLevel.currentTable))\(bgr))"
     }
 

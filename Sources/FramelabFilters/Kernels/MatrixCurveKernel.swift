@@ -33,15 +33,23 @@ struct MatrixCurveKernel {
         }
     }
 
+    /// Whether `table`'s level runs `matrix` then curves on bgr8 rows straight from the
+    /// three-byte pixels (`matrixCurveThreeByte`: the avx2 and avx512 levels, for a matrix
+    /// with fixed-point weights), for `explain`.
+    static func runsThreeByteStraight(_ matrix: ColorMatrix, _ table: KernelTable) -> Bool {
+        table.name != KernelTable.portable.name && ColorMatrixKernel(matrix, kernels: table).fixedPoint != nil
+    }
+
     init(matrix: ColorMatrixKernel, curves: ChannelCurves) {
         self.matrix = matrix
         self.curves = curves
         pairs = PairCurveTables(curves)
     }
 
-    /// True when the pair can run fused: BGRA or BGR with alpha kept (bgr8 through a BGRA
-    /// buffer 64 pixels at a time, `PortableKernels.throughBGRA`); other inputs run the two
-    /// steps one after the other.
+    /// True when the pair can run fused: BGRA or BGR with alpha kept (bgr8 straight from its
+    /// three-byte pixels at the avx2 and avx512 levels when the matrix has fixed-point
+    /// weights, `KernelTable.matrixCurveThreeByte`, else through a BGRA buffer 64 pixels at a
+    /// time, `PortableKernels.throughBGRA`); other inputs run the two steps one after the other.
     static func fuses(_ matrix: ColorMatrix, format: PixelFormat) -> Bool {
         (format == .bgra8 || format == .bgr8) && matrix.keepsAlpha
     }
@@ -57,8 +65,13 @@ struct MatrixCurveKernel {
             pairs.withTables { bytes, low, high in
                 forEachRowPair(input, output, rows: rows) { s, d in
                     guard input.format == .bgra8 else {
-                        let done = PortableKernels.throughBGRA(s, d, width, kernels) { c, o, n in
-                            kernels.matrixCurve(c, o, n, k, fixed, clamp, bytes, low, high)
+                        // Straight on the three-byte pixels where the level has the loop and
+                        // the matrix fixed-point weights; else through the BGRA buffer.
+                        var done = fixed.map { kernels.matrixCurveThreeByte(s, d, width, $0, low, high) } ?? 0
+                        if done == 0 {
+                            done = PortableKernels.throughBGRA(s, d, width, kernels) { c, o, n in
+                                kernels.matrixCurve(c, o, n, k, fixed, clamp, bytes, low, high)
+                            }
                         }
                         // The last pixels: matrix in scalar, then the curve's byte tables.
                         matrix.applyRowTail(s, d, from: done, to: width, step: 3, k)
