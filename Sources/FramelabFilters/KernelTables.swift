@@ -37,18 +37,26 @@ extension KernelTable {
 
     /// The avx512 level on a CPU with VBMI and VNNI: the same table but for curves and the
     /// fused matrix-curve loop, which look the curve up by byte permutes in registers, and
-    /// the colour matrix, in 16-bit fixed point where its weights fit.
+    /// the colour matrix, in 16-bit fixed point where its weights fit; on bgr8 rows both
+    /// widen and narrow by `vpermb`, sixteen pixels a step (`AVX512VBMIThreeByte.swift`).
     static let avx512VBMI = avx512.replacing(name: avx512VBMIName, matrix3: AVX512VBMIKernels.matrix3,
-                                             matrixCurve: AVX512VBMIKernels.matrixCurve, curve: AVX512VBMIKernels.curve)
+                                             matrix3ThreeByte: AVX512VBMIKernels.matrix3ThreeByte,
+                                             matrixCurve: AVX512VBMIKernels.matrixCurve,
+                                             matrixCurveThreeByte: AVX512VBMIKernels.matrixCurveThreeByte, curve: AVX512VBMIKernels.curve)
 
     /// This table with other matrix and curve entries (built here, in baseline code, like the tables).
     private func replacing(name: String,
                            matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>,
                                                                      UnsafePointer<Int32>?, ClampNeed) -> Int,
+                           matrix3ThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int,
+                                                                  UnsafePointer<Int32>) -> Int,
                            matrixCurve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int,
                                                                          UnsafePointer<Float>, UnsafePointer<Int32>?, ClampNeed,
                                                                          UnsafePointer<UInt8>,
                                                                          UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                           matrixCurveThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int,
+                                                                      UnsafePointer<Int32>, UnsafePointer<UInt8>,
+                                                                      UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                            curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
                                                        UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int) -> KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix3ThreeByte: matrix3ThreeByte, matrix4: matrix4, matrixCurve: matrixCurve,

@@ -32,12 +32,12 @@ public struct KernelTable: Sendable {
                                        _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
                                        _ bytes: UnsafePointer<UInt8>,
                                        _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
-    /// bgr8 pixels through `matrix3ThreeByte`'s matrix and then the pair tables of
-    /// `pairLookup`, straight from row to row (the same row is fine); returns how many it
-    /// did (none at a level without the loop: the caller goes through the BGRA buffer).
-    /// Reads and writes nothing past the row's `width` pixels.
+    /// bgr8 pixels through `matrix3ThreeByte`'s matrix and then the curve (in either form,
+    /// as `curve` takes it), straight from row to row (the same row is fine); returns how
+    /// many it did (none at a level without the loop: the caller goes through the BGRA
+    /// buffer). Reads and writes nothing past the row's `width` pixels.
     public let matrixCurveThreeByte: @Sendable (_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int,
-                                                _ fixed: UnsafePointer<Int32>,
+                                                _ fixed: UnsafePointer<Int32>, _ bytes: UnsafePointer<UInt8>,
                                                 _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
     /// BGRA pixels through a per-channel curve, alpha kept. The curve comes in two forms,
     /// and a level uses the one it does best: `bytes`, three 256-byte tables (B, G, R; for
@@ -127,7 +127,7 @@ public struct KernelTable: Sendable {
                                                   UnsafePointer<Int32>?, ClampNeed,
                                                   UnsafePointer<UInt8>, UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 matrixCurveThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, UnsafePointer<Int32>,
-                                                           UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                                                           UnsafePointer<UInt8>, UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
                                             UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 pairLookup: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int,
@@ -192,7 +192,7 @@ extension KernelTable {
         matrix3ThreeByte: { _, _, _, _ in 0 },
         matrix4: { PortableKernels.matrix4($0, $1, $2, $3) },
         matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6, $7, $8) },
-        matrixCurveThreeByte: { _, _, _, _, _, _ in 0 },
+        matrixCurveThreeByte: { _, _, _, _, _, _, _ in 0 },
         curve: { PortableKernels.curve($0, $1, $2, $3, $4, $5) },
         pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
         luma: { PortableKernels.luma($0, $1, $2) },

@@ -12,11 +12,11 @@ import _Builtin_intrinsics.intel
 extension AVX2Kernels {
     /// Pixels 0..<(a multiple of 8) of a bgr8 row, `s` to `d` (the same row is fine),
     /// through the matrix of the weight words `fixed` and then the pair tables `low` and
-    /// `high` (`KernelTable.pairLookup`); returns how many it did. Reads and writes nothing
-    /// past the row's `width` pixels.
+    /// `high` (`KernelTable.pairLookup`; the byte tables are not used here); returns how many
+    /// it did. Reads and writes nothing past the row's `width` pixels.
     public static func matrixCurveThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
-                                            _ fixed: UnsafePointer<Int32>, _ low: UnsafePointer<UInt16>,
-                                            _ high: UnsafePointer<UInt32>) -> Int {
+                                            _ fixed: UnsafePointer<Int32>, _ bytes: UnsafePointer<UInt8>,
+                                            _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         avx2IntegerMatrixCurveThreeByteRow(s, d, width, fixed, low, high)
     }
 }

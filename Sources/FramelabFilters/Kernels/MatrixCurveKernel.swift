@@ -67,7 +67,7 @@ struct MatrixCurveKernel {
                     guard input.format == .bgra8 else {
                         // Straight on the three-byte pixels where the level has the loop and
                         // the matrix fixed-point weights; else through the BGRA buffer.
-                        var done = fixed.map { kernels.matrixCurveThreeByte(s, d, width, $0, low, high) } ?? 0
+                        var done = fixed.map { kernels.matrixCurveThreeByte(s, d, width, $0, bytes, low, high) } ?? 0
                         if done == 0 {
                             done = PortableKernels.throughBGRA(s, d, width, kernels) { c, o, n in
                                 kernels.matrixCurve(c, o, n, k, fixed, clamp, bytes, low, high)

@@ -1,0 +1,60 @@
+#if arch(x86_64)
+import FramelabKernels
+import _Builtin_intrinsics.intel
+
+/// bgr8 rows straight through the fixed-point matrix, and the matrix then the curve,
+/// sixteen pixels (48 bytes) a step: a masked load of exactly the 48 bytes, one `vpermb`
+/// to BGRA lanes, the same sixteen-pixel steps as the BGRA loops (`avx512IntegerMatrixSixteen`,
+/// `curveSixteen`), one `vpermb` back to three bytes a pixel and a masked store of the 48
+/// bytes; the row's last pixels the same with shorter masks, so the whole row is done and
+/// nothing past it is read or written (in place safe: a step stores only bytes it read).
+extension AVX512VBMIKernels {
+    public static func matrix3ThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                        _ fixed: UnsafePointer<Int32>) -> Int {
+        let c = avx512IntegerMatrixSplats(fixed)
+        return threeByteRow(s, d, width) { avx512IntegerMatrixSixteen($0, c) }
+    }
+
+    public static func matrixCurveThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                            _ fixed: UnsafePointer<Int32>, _ bytes: UnsafePointer<UInt8>,
+                                            _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        let t = curveTables(bytes), c = avx512IntegerMatrixSplats(fixed)
+        if sameOnEveryChannel(t) { return threeByteRow(s, d, width) { sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t) } }
+        return threeByteRow(s, d, width) { curveSixteen(avx512IntegerMatrixSixteen($0, c), t) }
+    }
+
+    /// A whole bgr8 row through a sixteen-pixel BGRA step; returns `width`. Inlined at each
+    /// call with its step.
+    @inline(__always)
+    static func threeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                             _ sixteen: (__m512i) -> __m512i) -> Int {
+        // Lane i of the widening takes bytes 3i…3i+3 (the fourth, the next pixel's B, lands
+        // in alpha, which the steps carry and the narrowing drops); byte m of the narrowing
+        // is byte m % 3 of lane m / 3.
+        @inline(__always) func widenWord(_ i: Int32) -> Int32 { 0x0302_0100 &+ i &* 0x0303_0303 }
+        @inline(__always) func narrowWord(_ q: Int32) -> Int32 {
+            @inline(__always) func byte(_ m: Int32) -> Int32 { m < 48 ? 4 &* (m / 3) &+ m % 3 : 0 }
+            return byte(4 &* q) | byte(4 &* q &+ 1) &<< 8 | byte(4 &* q &+ 2) &<< 16 | byte(4 &* q &+ 3) &<< 24
+        }
+        // (`_mm512_setr_epi32` is a macro Swift cannot import: `_mm512_set_epi32` takes lane 15 first.)
+        let widen = _mm512_set_epi32(widenWord(15), widenWord(14), widenWord(13), widenWord(12), widenWord(11), widenWord(10),
+                                     widenWord(9), widenWord(8), widenWord(7), widenWord(6), widenWord(5), widenWord(4),
+                                     widenWord(3), widenWord(2), widenWord(1), widenWord(0))
+        let narrow = _mm512_set_epi32(narrowWord(15), narrowWord(14), narrowWord(13), narrowWord(12), narrowWord(11),
+                                      narrowWord(10), narrowWord(9), narrowWord(8), narrowWord(7), narrowWord(6),
+                                      narrowWord(5), narrowWord(4), narrowWord(3), narrowWord(2), narrowWord(1),
+                                      narrowWord(0))
+        @inline(__always) func step(_ x: Int, _ mask: UInt64) {
+            let v = _mm512_maskz_loadu_epi8(mask, s + 3 &* x)
+            _mm512_mask_storeu_epi8(d + 3 &* x, mask, _mm512_permutexvar_epi8(narrow, sixteen(_mm512_permutexvar_epi8(widen, v))))
+        }
+        var x = 0
+        while x &+ 16 <= width {
+            step(x, 0xFFFF_FFFF_FFFF)
+            x &+= 16
+        }
+        if x < width { step(x, (1 &<< UInt64(3 &* (width &- x))) &- 1) }
+        return width
+    }
+}
+#endif
