@@ -44,6 +44,8 @@ final class CurvesOperationKernel: OperationKernel {
     func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int) {
         if input.format == .bgra8, let pairs {
             pairs.apply(input, into: output, rows: rows, kernels: kernels)
+        } else if input.format == .bgr8 {
+            curves.applyThreeByte(input, into: output, rows: rows, kernels: kernels)
         } else {
             curves.applyTables(input, into: output, rows: rows)
         }
@@ -65,12 +67,16 @@ public struct ChannelCurves: Sendable {
     /// The same as 32-bit words already shifted to their byte in a BGRA pixel (B, then G
     /// << 8, then R << 16; 3 x 256 entries), so a pixel is three loads OR-ed together.
     let packedTables: [UInt32]
+    /// The three tables one after the other (B, G, R; 768 bytes), as the levels'
+    /// `curveThreeByte` takes them.
+    let byteTables: [UInt8]
 
     public init(blue: @escaping @Sendable (Double) -> Double, green: @escaping @Sendable (Double) -> Double,
                 red: @escaping @Sendable (Double) -> Double) {
         functions = [blue, green, red]
         tables = functions.map { f in (0..<256).map { clampToByte(f(Double($0))) } }
         packedTables = tables.enumerated().flatMap { c, table in table.map { UInt32($0) << (8 * c) } }
+        byteTables = tables.flatMap { $0 }
     }
 
     /// The same curve on all three channels.
@@ -118,6 +124,21 @@ public struct ChannelCurves: Sendable {
                         lookUpRow(s, d, width: input.width, step: input.format.bytesPerPixel, b, g, r)
                     }
                 }
+            }
+        }
+    }
+}
+
+extension ChannelCurves {
+    /// bgr8 rows by the level's `curveThreeByte` (byte permutes in registers with AVX-512
+    /// VBMI), what it leaves through the byte tables.
+    func applyThreeByte(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable) {
+        precondition(input.format == .bgr8, "applyThreeByte is for bgr8")
+        byteTables.withUnsafeBufferPointer { t in
+            let t = t.baseAddress!
+            forEachRowPair(input, output, rows: rows) { s, d in
+                let done = kernels.curveThreeByte(s, d, input.width, t)
+                lookUpRow(s + 3 * done, d + 3 * done, width: input.width - done, step: 3, t, t + 256, t + 512)
             }
         }
     }

@@ -17,7 +17,8 @@ extension KernelTable {
 extension KernelTable {
     static let avx2 = KernelTable(
         name: "avx2", matrix3: AVX2Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX2Kernels.matrix4, matrixCurve: AVX2Kernels.matrixCurve,
-        matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX2Kernels.curve, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
+        matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX2Kernels.curve,
+        curveThreeByte: { _, _, _, _ in 0 }, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
         blend: AVX2Kernels.blend, sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX2Kernels.blurInterleave, blurHorizontal: AVX2Kernels.blurHorizontal,
         blurVertical: AVX2Kernels.blurVertical, blurVerticalTwo: AVX2Kernels.blurVerticalTwo, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
         resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal,
@@ -28,7 +29,8 @@ extension KernelTable {
     /// 1080p where the portable loop compiled for v4 took 1.99–2.19 ms (docs/filters.md).
     static let avx512 = KernelTable(
         name: "avx512", matrix3: AVX512Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX512Kernels.matrix4,
-        matrixCurve: AVX512Kernels.matrixCurve, matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX512Kernels.curve, pairLookup: AVX512Kernels.pairLookup,
+        matrixCurve: AVX512Kernels.matrixCurve, matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX512Kernels.curve,
+        curveThreeByte: { _, _, _, _ in 0 }, pairLookup: AVX512Kernels.pairLookup,
         luma: AVX512Kernels.luma, vibrance: AVX2Kernels.vibrance, blend: AVX512Kernels.blend,
         sourceOver: AVX512Kernels.sourceOver, blurInterleave: AVX512Kernels.blurInterleave, blurHorizontal: AVX512Kernels.blurHorizontal,
         blurVertical: AVX512Kernels.blurVertical, blurVerticalTwo: AVX512Kernels.blurVerticalTwo, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
@@ -42,7 +44,8 @@ extension KernelTable {
     static let avx512VBMI = avx512.replacing(name: avx512VBMIName, matrix3: AVX512VBMIKernels.matrix3,
                                              matrix3ThreeByte: AVX512VBMIKernels.matrix3ThreeByte,
                                              matrixCurve: AVX512VBMIKernels.matrixCurve,
-                                             matrixCurveThreeByte: AVX512VBMIKernels.matrixCurveThreeByte, curve: AVX512VBMIKernels.curve)
+                                             matrixCurveThreeByte: AVX512VBMIKernels.matrixCurveThreeByte, curve: AVX512VBMIKernels.curve,
+                                             curveThreeByte: AVX512VBMIKernels.curveThreeByte)
 
     /// This table with other matrix and curve entries (built here, in baseline code, like the tables).
     private func replacing(name: String,
@@ -58,9 +61,11 @@ extension KernelTable {
                                                                       UnsafePointer<Int32>, UnsafePointer<UInt8>,
                                                                       UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                            curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
-                                                       UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int) -> KernelTable {
+                                                       UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
+                           curveThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int,
+                                                                UnsafePointer<UInt8>) -> Int) -> KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix3ThreeByte: matrix3ThreeByte, matrix4: matrix4, matrixCurve: matrixCurve,
-                    matrixCurveThreeByte: matrixCurveThreeByte, curve: curve,
+                    matrixCurveThreeByte: matrixCurveThreeByte, curve: curve, curveThreeByte: curveThreeByte,
                     pairLookup: pairLookup, luma: luma, vibrance: vibrance, blend: blend, sourceOver: sourceOver,
                     blurInterleave: blurInterleave, blurHorizontal: blurHorizontal, blurVertical: blurVertical, blurVerticalTwo: blurVerticalTwo, gradient: gradient, gradientBGRA: gradientBGRA, fill: fill,
                     resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal, cascadeRow: cascadeRow,

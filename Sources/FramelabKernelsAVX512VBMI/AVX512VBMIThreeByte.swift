@@ -2,7 +2,8 @@
 import FramelabKernels
 import _Builtin_intrinsics.intel
 
-/// bgr8 rows straight through the fixed-point matrix, and the matrix then the curve,
+/// bgr8 rows straight through the fixed-point matrix, the matrix then the curve, and the
+/// curve alone (`curveThreeByte`, on the bytes where they are). The matrix loops take
 /// sixteen pixels (48 bytes) a step: a masked load of exactly the 48 bytes, one `vpermb`
 /// to BGRA lanes, the same sixteen-pixel steps as the BGRA loops (`avx512IntegerMatrixSixteen`,
 /// `curveSixteen`), one `vpermb` back to three bytes a pixel and a masked store of the 48
@@ -21,6 +22,43 @@ extension AVX512VBMIKernels {
         let t = curveTables(bytes), c = avx512IntegerMatrixSplats(fixed)
         if sameOnEveryChannel(t) { return threeByteRow(s, d, width) { sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t) } }
         return threeByteRow(s, d, width) { curveSixteen(avx512IntegerMatrixSixteen($0, c), t) }
+    }
+
+    /// The curve on a bgr8 row's bytes where they are: with one table for all three channels
+    /// (`sameOnEveryChannel`) 64 bytes a step by two permutes whatever a byte's channel;
+    /// otherwise 48 bytes (sixteen pixels) a step, each channel's two permutes masked to
+    /// every third byte. The row's last bytes by shorter masks; returns `width`.
+    public static func curveThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                      _ bytes: UnsafePointer<UInt8>) -> Int {
+        let t = curveTables(bytes), count = 3 &* width
+        if sameOnEveryChannel(t) {
+            @inline(__always) func step(_ i: Int, _ mask: UInt64) {
+                let v = _mm512_maskz_loadu_epi8(mask, s + i)
+                let upper = _mm512_movepi8_mask(v)
+                let low = _mm512_mask2_permutex2var_epi8(t.b0, v, ~upper, t.b1)
+                _mm512_mask_storeu_epi8(d + i, mask, _mm512_mask2_permutex2var_epi8(t.b2, low, upper, t.b3))
+            }
+            var i = 0
+            while i &+ 64 <= count { step(i, ~0); i &+= 64 }
+            if i < count { step(i, (1 &<< UInt64(count &- i)) &- 1) }
+            return width
+        }
+        // Bytes 0, 3, 6, … of a 48-byte step are blue, 1, 4, 7, … green, 2, 5, 8, … red.
+        let blue: UInt64 = 0x2492_4924_9249, green = blue &<< 1, red = blue &<< 2
+        @inline(__always) func step(_ i: Int, _ mask: UInt64) {
+            let v = _mm512_maskz_loadu_epi8(mask, s + i)
+            let upper = _mm512_movepi8_mask(v)
+            var x = _mm512_mask2_permutex2var_epi8(t.b0, v, blue & ~upper, t.b1)
+            x = _mm512_mask2_permutex2var_epi8(t.b2, x, blue & upper, t.b3)
+            x = _mm512_mask2_permutex2var_epi8(t.g0, x, green & ~upper, t.g1)
+            x = _mm512_mask2_permutex2var_epi8(t.g2, x, green & upper, t.g3)
+            x = _mm512_mask2_permutex2var_epi8(t.r0, x, red & ~upper, t.r1)
+            _mm512_mask_storeu_epi8(d + i, mask, _mm512_mask2_permutex2var_epi8(t.r2, x, red & upper, t.r3))
+        }
+        var i = 0
+        while i &+ 48 <= count { step(i, 0xFFFF_FFFF_FFFF); i &+= 48 }
+        if i < count { step(i, (1 &<< UInt64(count &- i)) &- 1) }
+        return width
     }
 
     /// A whole bgr8 row through a sixteen-pixel BGRA step; returns `width`. Inlined at each

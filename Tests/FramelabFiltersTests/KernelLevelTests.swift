@@ -373,6 +373,39 @@ import Testing
         }
     }
 
+    /// The curve on bgr8 bytes where they are, at every level: each byte through its
+    /// channel's table, one table for all three or three different ones; in place the same;
+    /// nothing read or written past the row's pixels; the whole row with VBMI, none
+    /// elsewhere (the caller looks the row up byte by byte).
+    @Test func threeByteCurveLooksUpEveryByteInItsChannelsTable() {
+        var rng = SplitMix64(seed: 19)
+        let curveSets = [ChannelCurves { 255 * pow($0 / 255, 0.8) },
+                         ChannelCurves(blue: { 255 - $0 }, green: { 255 * pow($0 / 255, 0.5) }, red: { min(255, 2 * $0) })]
+        for curves in curveSets {
+            let tables = curves.tables.flatMap { $0 }
+            for width in Self.widths + [21, 22, 150] {
+                let source = Self.bytes(3 * width + 64, &rng)
+                var other = source
+                for i in (3 * width)..<other.count { other[i] = ~other[i] }  // bytes past the row differ
+                let expected = (0..<(3 * width)).map { curves.tables[$0 % 3][Int(source[$0])] }
+                for table in [KernelTable.portable] + Self.variants {
+                    var out = [UInt8](repeating: 0xA5, count: 3 * width + 64), out2 = out
+                    let done = out.withUnsafeMutableBufferPointer { table.curveThreeByte(source, $0.baseAddress!, width, tables) }
+                    _ = out2.withUnsafeMutableBufferPointer { table.curveThreeByte(other, $0.baseAddress!, width, tables) }
+                    // The VBMI table does whole rows; the others leave them to the byte tables.
+                    #expect(done == (table.name == KernelTable.avx512VBMIName ? width : 0), "\(table.name) \(width): did \(done)")
+                    #expect(Array(out[0..<(3 * done)]) == Array(expected[0..<(3 * done)]), "\(table.name) \(width)")
+                    #expect(out[(3 * done)...].allSatisfy { $0 == 0xA5 }, "\(table.name) \(width): wrote past what it did")
+                    #expect(out == out2, "\(table.name) \(width): read past the row")
+                    var row = source
+                    _ = row.withUnsafeMutableBufferPointer { p in table.curveThreeByte(p.baseAddress!, p.baseAddress!, width, tables) }
+                    #expect(Array(row[0..<(3 * done)]) == Array(expected[0..<(3 * done)]), "\(table.name) \(width) in place")
+                    #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]), "\(table.name) \(width) in place: changed what it did not do")
+                }
+            }
+        }
+    }
+
     @Test func blurAndGradientEntriesAgreeWithPortable() {
         var rng = SplitMix64(seed: 5)
         // Seven taps summing to 2^14 in four pairs, as `GaussianBlur` splats them.
