@@ -83,8 +83,9 @@ extension PortableKernels {
     /// One row of blend-with-mask, (f·m + b·(255 − m) + 128 + its high byte) >> 8 per
     /// sample with the mask one byte a pixel: BGRA eight pixels a step in 16-bit lanes
     /// (`blendBGRA`), bgr8 through it 64 pixels at a time (`blendThreeByte`, all but the
-    /// last pixel, widened and narrowed by the level's `widen` and `narrow`), gray8 eight samples a step in 32-bit lanes; other channel counts are
-    /// left to the caller. Returns the pixels done (a multiple of 8).
+    /// last pixel, widened and narrowed by the level's `widen` and `narrow`), gray8 eight
+    /// samples a step in 32-bit lanes; other channel counts are left to the caller. Returns
+    /// the pixels done (a multiple of 8).
     @inlinable @inline(__always)
     public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
                              _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int,

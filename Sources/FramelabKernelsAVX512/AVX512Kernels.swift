@@ -58,17 +58,7 @@ public enum AVX512Kernels {
         PortableKernels.luma(s, d, width)
     }
 
-    public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
-                             _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
-        PortableKernels.blend(f, b, m, d, width, channels,
-                              widen: AVX2Kernels.widenThreeByte, narrow: AVX2Kernels.narrowThreeByte)
-    }
-
-    public static func sourceOver(_ t: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
-                                  _ width: Int, _ channels: Int) {
-        PortableKernels.sourceOver(t, b, d, width, channels,
-                                   widen: AVX2Kernels.widenThreeByte, narrow: AVX2Kernels.narrowThreeByte)
-    }
+    // Blend-with-mask and source-over: the avx2 module's (`KernelTables.swift` says why).
 
     public static func blurInterleave(_ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>,
                                       _ out: UnsafeMutablePointer<Int16>, _ n: Int) -> Int {
