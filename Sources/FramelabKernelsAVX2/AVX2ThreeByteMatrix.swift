@@ -19,10 +19,9 @@ extension AVX2Kernels {
     }
 }
 
-/// Byte shuffles from eight bgr8 pixels, loaded as two 16-byte halves starting 0 and 8
-/// bytes in (pixels 0…3 in the low lane's bytes 0…11, 4…7 in the high lane's bytes 4…15),
-/// to the fixed-point step's inputs: each pixel's B and R as 16-bit words of its 32-bit
-/// lane, and its G in the low word.
+/// Byte shuffles from eight bgr8 pixels as `avx2LoadEightThreeByte` loads them to the
+/// fixed-point step's inputs: each pixel's B and R as 16-bit words of its 32-bit lane, and
+/// its G in the low word.
 @inline(__always)
 func avx2ThreeByteSpreads() -> (blueRed: __m256i, green: __m256i) {
     (_mm256_setr_epi8(0, -1, 2, -1, 3, -1, 5, -1, 6, -1, 8, -1, 9, -1, 11, -1,
@@ -31,14 +30,24 @@ func avx2ThreeByteSpreads() -> (blueRed: __m256i, green: __m256i) {
                       5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, 14, -1, -1, -1))
 }
 
+/// Eight bgr8 pixels at `p` through the fixed-point matrix, in the packs' order: each lane
+/// B0…B3, G0…G3, R0…R3 and four zero bytes (its four pixels). Both three-byte loops take
+/// their step from here and differ only in where the result goes.
+@inline(__always)
+func avx2IntegerMatrixThreeBytePacked(_ p: UnsafeRawPointer, _ c: AVX2IntegerMatrixSplats,
+                                      _ spreads: (blueRed: __m256i, green: __m256i)) -> __m256i {
+    let v = avx2LoadEightThreeByte(p)
+    let greenOne = _mm256_or_si256(_mm256_shuffle_epi8(v, spreads.green), _mm256_set1_epi32(0x0100_0000))
+    let (nb, ng, nr) = avx2IntegerMatrixChannels(_mm256_shuffle_epi8(v, spreads.blueRed), greenOne, c)
+    return _mm256_packus_epi16(_mm256_packs_epi32(nb, ng), _mm256_packs_epi32(nr, _mm256_setzero_si256()))
+}
+
 /// The loop of `AVX2Kernels.matrix3ThreeByte`; not inlined: one small loop with the splats
 /// and shuffles in registers.
 @inline(never)
 func avx2IntegerMatrixThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                                    _ fixed: UnsafePointer<Int32>) -> Int {
-    let c = avx2IntegerMatrixSplats(fixed)
-    let (blueRed, green) = avx2ThreeByteSpreads()
-    let one = _mm256_set1_epi32(0x0100_0000)
+    let c = avx2IntegerMatrixSplats(fixed), spreads = avx2ThreeByteSpreads()
     // After the packs a lane holds B0…B3, G0…G3, R0…R3, zeros: back to B G R per pixel in
     // its first 12 bytes, and the lanes' 12 bytes joined by a dword permute.
     let pack = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1,
@@ -46,11 +55,7 @@ func avx2IntegerMatrixThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutable
     let join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7)
     var x = 0
     while x &+ 8 <= width {
-        let p = UnsafeRawPointer(s + 3 &* x)
-        let v = _mm256_set_m128i((p + 8).loadUnaligned(as: __m128i.self), p.loadUnaligned(as: __m128i.self))
-        let (nb, ng, nr) = avx2IntegerMatrixChannels(_mm256_shuffle_epi8(v, blueRed),
-                                                     _mm256_or_si256(_mm256_shuffle_epi8(v, green), one), c)
-        let packed = _mm256_packus_epi16(_mm256_packs_epi32(nb, ng), _mm256_packs_epi32(nr, _mm256_setzero_si256()))
+        let packed = avx2IntegerMatrixThreeBytePacked(UnsafeRawPointer(s + 3 &* x), c, spreads)
         let joined = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(packed, pack), join)
         let q = UnsafeMutableRawPointer(d + 3 &* x)
         q.storeBytes(of: _mm256_castsi256_si128(joined), as: __m128i.self)

@@ -28,20 +28,14 @@ extension AVX2Kernels {
 func avx2IntegerMatrixCurveThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                                         _ fixed: UnsafePointer<Int32>, _ low: UnsafePointer<UInt16>,
                                         _ high: UnsafePointer<UInt32>) -> Int {
-    let c = avx2IntegerMatrixSplats(fixed)
-    let spreads = avx2ThreeByteSpreads()
-    let one = _mm256_set1_epi32(0x0100_0000), zero = _mm256_setzero_si256()
+    let c = avx2IntegerMatrixSplats(fixed), spreads = avx2ThreeByteSpreads()
     let lag = 32, slots = 63
     return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: slots &+ 1) { buffer in
         let ring = UnsafeMutableRawPointer(buffer.baseAddress!)
         var x = 0
         while x &+ 8 <= width {
-            let p = UnsafeRawPointer(s + 3 &* x)
-            let v = _mm256_set_m128i((p + 8).loadUnaligned(as: __m128i.self), p.loadUnaligned(as: __m128i.self))
-            let (nb, ng, nr) = avx2IntegerMatrixChannels(_mm256_shuffle_epi8(v, spreads.blueRed),
-                                                         _mm256_or_si256(_mm256_shuffle_epi8(v, spreads.green), one), c)
             // B G R and a zero alpha per pixel (the high table's alpha byte is dropped).
-            let packed = _mm256_packus_epi16(_mm256_packs_epi32(nb, ng), _mm256_packs_epi32(nr, zero))
+            let packed = avx2IntegerMatrixThreeBytePacked(UnsafeRawPointer(s + 3 &* x), c, spreads)
             (ring + 4 &* (x & slots)).storeBytes(of: _mm256_shuffle_epi8(packed, c.interleave), as: __m256i.self)
             if x >= lag {
                 let y = x &- lag

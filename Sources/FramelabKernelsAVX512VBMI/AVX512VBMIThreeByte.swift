@@ -38,9 +38,7 @@ extension AVX512VBMIKernels {
                 let low = _mm512_mask2_permutex2var_epi8(t.b0, v, ~upper, t.b1)
                 _mm512_mask_storeu_epi8(d + i, mask, _mm512_mask2_permutex2var_epi8(t.b2, low, upper, t.b3))
             }
-            var i = 0
-            while i &+ 64 <= count { step(i, ~0); i &+= 64 }
-            if i < count { step(i, (1 &<< UInt64(count &- i)) &- 1) }
+            byteSteps(count, by: 64, step)
             return width
         }
         // Bytes 0, 3, 6, … of a 48-byte step are blue, 1, 4, 7, … green, 2, 5, 8, … red.
@@ -55,10 +53,19 @@ extension AVX512VBMIKernels {
             x = _mm512_mask2_permutex2var_epi8(t.r0, x, red & ~upper, t.r1)
             _mm512_mask_storeu_epi8(d + i, mask, _mm512_mask2_permutex2var_epi8(t.r2, x, red & upper, t.r3))
         }
-        var i = 0
-        while i &+ 48 <= count { step(i, 0xFFFF_FFFF_FFFF); i &+= 48 }
-        if i < count { step(i, (1 &<< UInt64(count &- i)) &- 1) }
+        byteSteps(count, by: 48, step)
         return width
+    }
+
+    /// `step(i, mask)` for the bytes 0..<count of a row, `size` (48 or 64) at a time: `mask`
+    /// has a bit for each byte of the step, the last step's only for the bytes left, so the
+    /// masked loads and stores touch nothing past the row.
+    @inline(__always)
+    static func byteSteps(_ count: Int, by size: Int, _ step: (_ i: Int, _ mask: UInt64) -> Void) {
+        let full: UInt64 = size == 64 ? ~0 : (1 &<< UInt64(size)) &- 1
+        var i = 0
+        while i &+ size <= count { step(i, full); i &+= size }
+        if i < count { step(i, (1 &<< UInt64(count &- i)) &- 1) }
     }
 
     /// A whole bgr8 row through a sixteen-pixel BGRA step; returns `width`. Inlined at each
@@ -82,16 +89,10 @@ extension AVX512VBMIKernels {
                                       narrowWord(10), narrowWord(9), narrowWord(8), narrowWord(7), narrowWord(6),
                                       narrowWord(5), narrowWord(4), narrowWord(3), narrowWord(2), narrowWord(1),
                                       narrowWord(0))
-        @inline(__always) func step(_ x: Int, _ mask: UInt64) {
-            let v = _mm512_maskz_loadu_epi8(mask, s + 3 &* x)
-            _mm512_mask_storeu_epi8(d + 3 &* x, mask, _mm512_permutexvar_epi8(narrow, sixteen(_mm512_permutexvar_epi8(widen, v))))
+        byteSteps(3 &* width, by: 48) { i, mask in
+            let v = _mm512_maskz_loadu_epi8(mask, s + i)
+            _mm512_mask_storeu_epi8(d + i, mask, _mm512_permutexvar_epi8(narrow, sixteen(_mm512_permutexvar_epi8(widen, v))))
         }
-        var x = 0
-        while x &+ 16 <= width {
-            step(x, 0xFFFF_FFFF_FFFF)
-            x &+= 16
-        }
-        if x < width { step(x, (1 &<< UInt64(3 &* (width &- x))) &- 1) }
         return width
     }
 }

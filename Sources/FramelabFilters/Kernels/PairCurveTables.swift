@@ -35,7 +35,7 @@ final class PairCurveTables: Sendable {
         }
         self.low = low
         self.high = high
-        bytes = curves.tables.flatMap { $0 }
+        bytes = curves.byteTables
     }
 
     /// Rows of a BGRA image through the curve with the level's `curve` (in place is fine).
