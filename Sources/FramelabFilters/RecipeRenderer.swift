@@ -140,6 +140,14 @@ final class CompiledPass {
                 conversion?.applyVector(target, into: output, rows: band, band: index)
                 return
             }
+            if let head, colorKernels.isEmpty, conversion == nil {
+                // The head alone (a resampling or a generator): the whole band in one call,
+                // where a generator copies the rows that mirror others it rendered (only
+                // rows of the same call count), so a lone radial gradient costs as much as
+                // the SIMD path, not twice as much.
+                head.applyVector(input, into: output, rows: band, band: index)
+                return
+            }
             if head == nil, colorKernels.count == 1 {
                 // One step reading the input: nothing to keep in cache for a next step, so
                 // the whole band in one call (per-chunk calls cost about 1 µs each).

@@ -117,6 +117,15 @@ extension PortableKernels {
         }
     }
 
+    /// `count` BGRA pixels at `src` as bgr8 at `dst` by the level's `narrowThreeByte`, the
+    /// rest by `narrowToThreeByte`: all of them, nothing written past the last (rows that
+    /// are made as BGRA, such as a gradient's, and stored as bgr8).
+    @inlinable @inline(__always)
+    public static func narrowToThreeByte(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt8>, _ count: Int,
+                                         _ kernels: KernelTable) {
+        narrow(src, dst, count, by: kernels.narrowThreeByte)
+    }
+
     /// `count` BGRA pixels at `src` as bgr8 at `dst`. Each 4-byte store writes the next
     /// pixel's first byte, which that pixel's store then overwrites; the last pixel is
     /// stored as three bytes, so nothing past `count` pixels is written (an in-place row's

@@ -79,11 +79,12 @@ public enum Generator: Sendable, Equatable {
     }
 
     /// The vector path: a constant colour is one 32-bit pattern stored along each BGRA row
-    /// by the level's `fill` (the widest stores the level has); a
-    /// gradient's BGRA pixels come from the level's `gradientBGRA`, the rest of a row (and
-    /// bgr8 and gray8 rows) from the level's positions (`gradient`) and a scalar colour loop;
-    /// rows and columns that mirror others already rendered are copied (`MirrorRows`,
-    /// `MirrorColumns`).
+    /// by the level's `fill` (the widest stores the level has), and a bgr8 or gray8 row
+    /// copied from the call's first; a gradient's BGRA pixels come from the level's
+    /// `gradientBGRA` (bgr8 rows made as BGRA and narrowed by the level's
+    /// `narrowThreeByte`), the rest of a row (and gray8 rows) from the level's positions
+    /// (`gradient`) and a scalar colour loop; rows and columns that mirror others already
+    /// rendered are copied (`MirrorRows`, `MirrorColumns`).
     /// `mirrorColumns: false` computes every column (tests compare the two).
     func renderVector(into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable,
                       mirrorColumns: Bool = true) {
@@ -101,25 +102,42 @@ public enum Generator: Sendable, Equatable {
                 }
                 return
             }
-            forEachOutputRow(output, output, rows: rows) { _, d, _ in
-                if ch == 4 {
+            if ch == 4 {
+                forEachOutputRow(output, output, rows: rows) { _, d, _ in
                     kernels.fill(UnsafeMutableRawPointer(d), output.width, word)
+                }
+                return
+            }
+            // bgr8 and gray8: the call's first row by doubling copies of its first pixel,
+            // every other row a copy of it (from L1, so about the speed of the stores; a
+            // byte loop over the channels took 6.7 ms on a 1080p bgr8 frame).
+            let pixel = ch == 1 ? [bytes[2]] : Array(bytes.prefix(ch))
+            let rowBytes = output.width * ch
+            var first: UnsafeMutablePointer<UInt8>?
+            forEachOutputRow(output, output, rows: rows) { _, d, _ in
+                if let first {
+                    d.update(from: first, count: rowBytes)
                 } else {
-                    for x in 0..<output.width { for c in 0..<ch { d[x * ch + c] = bytes[ch == 1 ? 2 : c] } }
+                    fillByDoubling(d, rowBytes: rowBytes, pixel: pixel)
+                    first = d
                 }
             }
         case let .radialGradient(cx, cy, r0, r1, c0, c1):
             let from = c0.bgra.map { Float($0) }, delta = zip(c0.bgra, c1.bgra).map { Float($1 - $0) }
-            let colours = from + delta
             let width = output.width
             let centre = (Float(cx * Double(width)), Float(cy * Double(output.height)))
-            let inner = Float(r0), span = Float(max(r1 - r0, 1e-9))
-            // Positions for the pixels the BGRA kernel leaves (all of a bgr8 or gray8 row);
+            let row = GradientRow(colours: from + delta, centreX: centre.0, inner: Float(r0),
+                                  span: Float(max(r1 - r0, 1e-9)), width: width, kernels: kernels)
+            // Positions for the pixels the BGRA kernel leaves (all of a gray8 row);
             // `gradient` writes up to a multiple of 16.
             var ts = [Float](repeating: 0, count: max(16, (width + 15) / 16 * 16))
+            // A bgr8 row is made as BGRA in `wide` (the level's gradientBGRA, the mirror's
+            // four-lane copy) and narrowed into place by the level's narrowThreeByte: a
+            // scalar colour loop over its three channels took 6.9 ms on a 1080p frame.
+            var wide = [UInt32](repeating: 0, count: ch == 3 ? width : 0)
             let mirror = MirrorRows(centre: centre.1, rows: rows)
             let columns = MirrorColumns(centre: centre.0, width: width, enabled: mirrorColumns)
-            colours.withUnsafeBufferPointer { cb in
+            wide.withUnsafeMutableBufferPointer { wb in
                 ts.withUnsafeMutableBufferPointer { tb in
                     forEachOutputRow(output, output, rows: rows) { _, d, y in
                         if let above = mirror.partner(of: y) {
@@ -127,29 +145,69 @@ public enum Generator: Sendable, Equatable {
                             return
                         }
                         let dy = Float(y) + 0.5 - centre.1
-                        for part in columns.computed {
-                            // Pixels part.lowerBound... with the centre moved left by as much
-                            // (exact: mirrored columns have a centre on a half pixel).
-                            let start = part.lowerBound, d0 = d + start * ch
-                            let done = ch == 4
-                                ? kernels.gradientBGRA(UnsafeMutableRawPointer(d0), part.count, centre.0 - Float(start), dy,
-                                                       inner, span, cb.baseAddress!) : 0
-                            guard done < part.count else { continue }
-                            kernels.gradient(tb.baseAddress!, part.count - done, centre.0 - Float(start + done), dy, inner, span)
-                            for x in (start + done)..<part.upperBound {
-                                let t = tb[x - start - done]
-                                if ch == 1 {
-                                    d[x] = UInt8(max(0, min(255, from[2] + delta[2] * t + 0.5)))
-                                } else {
-                                    for c in 0..<ch { d[x * ch + c] = UInt8(max(0, min(255, from[c] + delta[c] * t + 0.5))) }
-                                }
-                            }
+                        if ch == 3 {
+                            let pixels = wb.baseAddress!
+                            row.render(UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
+                                       channels: 4, dy: dy, columns: columns, positions: tb.baseAddress!)
+                            PortableKernels.narrowToThreeByte(pixels, d, width, kernels)
+                        } else {
+                            row.render(d, channels: ch, dy: dy, columns: columns, positions: tb.baseAddress!)
                         }
-                        columns.copy(d, channels: ch)
                     }
                 }
             }
         }
+    }
+}
+
+/// One row of a radial gradient in bgra8 (BGRA, the level's `gradientBGRA`) or gray8 (the
+/// red component, from the level's positions `gradient`), columns mirrored as `columns` says.
+private struct GradientRow {
+    /// Inner colour B, G, R, A, then outer minus inner, on 0…255.
+    let colours: [Float]
+    let centreX, inner, span: Float
+    let width: Int
+    let kernels: KernelTable
+
+    func render(_ d: UnsafeMutablePointer<UInt8>, channels ch: Int, dy: Float, columns: MirrorColumns,
+                positions: UnsafeMutablePointer<Float>) {
+        colours.withUnsafeBufferPointer { cb in
+            for part in columns.computed {
+                // Pixels part.lowerBound... with the centre moved left by as much
+                // (exact: mirrored columns have a centre on a half pixel).
+                let start = part.lowerBound, d0 = d + start * ch
+                let done = ch == 4
+                    ? kernels.gradientBGRA(UnsafeMutableRawPointer(d0), part.count, centreX - Float(start), dy,
+                                           inner, span, cb.baseAddress!) : 0
+                guard done < part.count else { continue }
+                kernels.gradient(positions, part.count - done, centreX - Float(start + done), dy, inner, span)
+                for x in (start + done)..<part.upperBound {
+                    let t = positions[x - start - done]
+                    @inline(__always) func channel(_ c: Int) -> UInt8 {
+                        UInt8(max(0, min(255, cb[c] + cb[4 + c] * t + 0.5)))
+                    }
+                    if ch == 1 {
+                        d[x] = channel(2)
+                    } else {
+                        for c in 0..<ch { d[x * ch + c] = channel(c) }
+                    }
+                }
+            }
+            columns.copy(d, channels: ch)
+        }
+    }
+}
+
+/// Fills `rowBytes` bytes at `d` with `pixel` repeated: the first pixel stored, then the
+/// filled part copied after itself until the row is full (a dozen copies for a 1080p row).
+private func fillByDoubling(_ d: UnsafeMutablePointer<UInt8>, rowBytes: Int, pixel: [UInt8]) {
+    let first = min(pixel.count, rowBytes)
+    for i in 0..<first { d[i] = pixel[i] }
+    var filled = first
+    while filled < rowBytes {
+        let n = min(filled, rowBytes - filled)
+        (d + filled).update(from: d, count: n)
+        filled += n
     }
 }
 
