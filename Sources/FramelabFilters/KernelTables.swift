@@ -19,13 +19,14 @@ extension KernelTable {
         name: "avx2", matrix3: AVX2Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX2Kernels.matrix4, matrixCurve: AVX2Kernels.matrixCurve,
         matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX2Kernels.curve,
         curveThreeByte: { _, _, _, _ in 0 }, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
+        vibranceThreeByte: AVX2Kernels.vibranceThreeByte,
         blend: AVX2Kernels.blend, sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX2Kernels.blurInterleave, blurHorizontal: AVX2Kernels.blurHorizontal,
         blurVertical: AVX2Kernels.blurVertical, blurVerticalTwo: AVX2Kernels.blurVerticalTwo, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
         resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal,
         cascadeRow: AVX2Kernels.cascadeRow, widenThreeByte: AVX2Kernels.widenThreeByte, narrowThreeByte: AVX2Kernels.narrowThreeByte)
 
     /// Vibrance is the avx2 level's loop (`AVX2VibranceStep`, 256-bit packs and `vpmaddwd`,
-    /// which any x86-64-v4 CPU runs): on a Xeon family 6 model 207 it took 1.67–1.73 ms at
+    /// which any x86-64-v4 CPU runs; on bgr8 too): on a Xeon family 6 model 207 it took 1.67–1.73 ms at
     /// 1080p where the portable loop compiled for v4 took 1.99–2.19 ms (docs/filters.md).
     /// So are blend-with-mask and source-over: the same on BGRA, and on bgr8 (through the
     /// buffer, widened by the avx2 module's shuffles inlined there) 1.33–1.45 ms at 1080p on
@@ -34,7 +35,7 @@ extension KernelTable {
         name: "avx512", matrix3: AVX512Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX512Kernels.matrix4,
         matrixCurve: AVX512Kernels.matrixCurve, matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX512Kernels.curve,
         curveThreeByte: { _, _, _, _ in 0 }, pairLookup: AVX512Kernels.pairLookup,
-        luma: AVX512Kernels.luma, vibrance: AVX2Kernels.vibrance, blend: AVX2Kernels.blend,
+        luma: AVX512Kernels.luma, vibrance: AVX2Kernels.vibrance, vibranceThreeByte: AVX2Kernels.vibranceThreeByte, blend: AVX2Kernels.blend,
         sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX512Kernels.blurInterleave, blurHorizontal: AVX512Kernels.blurHorizontal,
         blurVertical: AVX512Kernels.blurVertical, blurVerticalTwo: AVX512Kernels.blurVerticalTwo, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
         resizeVertical: AVX512Kernels.resizeVertical, resizeHorizontal: AVX512Kernels.resizeHorizontal,
@@ -69,7 +70,7 @@ extension KernelTable {
                                                                 UnsafePointer<UInt8>) -> Int) -> KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix3ThreeByte: matrix3ThreeByte, matrix4: matrix4, matrixCurve: matrixCurve,
                     matrixCurveThreeByte: matrixCurveThreeByte, curve: curve, curveThreeByte: curveThreeByte,
-                    pairLookup: pairLookup, luma: luma, vibrance: vibrance, blend: blend, sourceOver: sourceOver,
+                    pairLookup: pairLookup, luma: luma, vibrance: vibrance, vibranceThreeByte: vibranceThreeByte, blend: blend, sourceOver: sourceOver,
                     blurInterleave: blurInterleave, blurHorizontal: blurHorizontal, blurVertical: blurVertical, blurVerticalTwo: blurVerticalTwo, gradient: gradient, gradientBGRA: gradientBGRA, fill: fill,
                     resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal, cascadeRow: cascadeRow,
                     widenThreeByte: widenThreeByte, narrowThreeByte: narrowThreeByte)

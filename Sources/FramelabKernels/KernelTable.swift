@@ -60,6 +60,12 @@ public struct KernelTable: Sendable {
     /// BGRA vibrance; `amount` is the amount ×4096×256/255, rounded (see `Vibrance`).
     public let vibrance: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                     _ amount: Int32) -> Int
+    /// bgr8 vibrance with `vibrance`'s amount and arithmetic, straight from row to row (the
+    /// same row is fine); returns how many it did: whole steps of 8 at avx2 and avx512, none
+    /// at a level without the loop (the caller goes through the BGRA buffer). Reads and
+    /// writes nothing past the row's `width` pixels.
+    public let vibranceThreeByte: @Sendable (_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                             _ amount: Int32) -> Int
     /// One row of blend-with-mask, `channels` samples a pixel and one mask byte a pixel:
     /// (f·m + b·(255 − m)) / 255, rounded, with the exact division by 255. Returns how many
     /// pixels it did (the caller does the rest; 0 for channel counts it leaves out).
@@ -141,6 +147,7 @@ public struct KernelTable: Sendable {
                                                  UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Void,
                 luma: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Int,
                 vibrance: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int32) -> Int,
+                vibranceThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, Int32) -> Int,
                 blend: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>,
                                             UnsafeMutablePointer<UInt8>, Int, Int) -> Int,
                 sourceOver: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, Int) -> Void,
@@ -173,6 +180,7 @@ public struct KernelTable: Sendable {
         self.pairLookup = pairLookup
         self.luma = luma
         self.vibrance = vibrance
+        self.vibranceThreeByte = vibranceThreeByte
         self.blend = blend
         self.sourceOver = sourceOver
         self.blurInterleave = blurInterleave
@@ -206,6 +214,7 @@ extension KernelTable {
         pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
         luma: { PortableKernels.luma($0, $1, $2) },
         vibrance: { PortableKernels.vibrance($0, $1, $2, $3) },
+        vibranceThreeByte: { _, _, _, _ in 0 },
         blend: { PortableKernels.blend($0, $1, $2, $3, $4, $5) },
         sourceOver: { PortableKernels.sourceOver($0, $1, $2, $3, $4) },
         blurInterleave: { PortableKernels.blurInterleave($0, $1, $2, $3) },

@@ -52,6 +52,11 @@ public enum AVX2Kernels {
         AVX2VibranceStep.row(s, d, width, amount)
     }
 
+    public static func vibranceThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                         _ amount: Int32) -> Int {
+        AVX2VibranceStep.rowThreeByte(s, d, width, amount)
+    }
+
     public static func blend(_ f: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ m: UnsafePointer<UInt8>,
                              _ d: UnsafeMutablePointer<UInt8>, _ width: Int, _ channels: Int) -> Int {
         PortableKernels.blend(f, b, m, d, width, channels,

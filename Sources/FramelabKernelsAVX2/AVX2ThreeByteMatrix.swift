@@ -48,19 +48,10 @@ func avx2IntegerMatrixThreeBytePacked(_ p: UnsafeRawPointer, _ c: AVX2IntegerMat
 func avx2IntegerMatrixThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                                    _ fixed: UnsafePointer<Int32>) -> Int {
     let c = avx2IntegerMatrixSplats(fixed), spreads = avx2ThreeByteSpreads()
-    // After the packs a lane holds B0…B3, G0…G3, R0…R3, zeros: back to B G R per pixel in
-    // its first 12 bytes, and the lanes' 12 bytes joined by a dword permute.
-    let pack = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1,
-                                0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1)
-    let join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7)
     var x = 0
     while x &+ 8 <= width {
         let packed = avx2IntegerMatrixThreeBytePacked(UnsafeRawPointer(s + 3 &* x), c, spreads)
-        let joined = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(packed, pack), join)
-        let q = UnsafeMutableRawPointer(d + 3 &* x)
-        q.storeBytes(of: _mm256_castsi256_si128(joined), as: __m128i.self)
-        // (`_mm256_extracti128_si256` is a macro Swift cannot import; this is the same vextracti128.)
-        (q + 16).storeBytes(of: unsafeBitCast(joined, to: SIMD4<UInt64>.self)[2], as: UInt64.self)
+        avx2StoreEightThreeByte(packed, UnsafeMutableRawPointer(d + 3 &* x))
         x &+= 8
     }
     return x

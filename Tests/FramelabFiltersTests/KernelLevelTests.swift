@@ -406,6 +406,43 @@ import Testing
         }
     }
 
+    /// Vibrance on bgr8 pixels where they are, at every level: exactly the level's BGRA
+    /// step on the same pixels widened (vibrance ignores alpha); whole steps of 8 where the
+    /// level has the loop, none elsewhere; in place the same; nothing read or written past
+    /// the row's pixels.
+    @Test func threeByteVibranceIsTheBGRAStepOnWidenedPixels() {
+        var rng = SplitMix64(seed: 23)
+        for amount: Int32 in [-4112, 0, 2056, 4112] {
+            for width in Self.widths + [150] {
+                let source = Self.bytes(3 * width + 32, &rng)
+                var other = source
+                for i in (3 * width)..<other.count { other[i] = ~other[i] }  // bytes past the row differ
+                let wide = (0..<width).map { (i: Int) -> UInt32 in
+                    UInt32(source[3 * i]) | UInt32(source[3 * i + 1]) << 8 | UInt32(source[3 * i + 2]) << 16 | 0xFF00_0000
+                }
+                for table in [KernelTable.portable] + Self.variants {
+                    var out = [UInt8](repeating: 0xA5, count: 3 * width + 32), out2 = out
+                    let done = out.withUnsafeMutableBufferPointer { table.vibranceThreeByte(source, $0.baseAddress!, width, amount) }
+                    _ = out2.withUnsafeMutableBufferPointer { table.vibranceThreeByte(other, $0.baseAddress!, width, amount) }
+                    let promised = table.name == KernelTable.portable.name ? 0 : width - width % 8
+                    #expect(done == promised, "\(table.name) \(width): did \(done)")
+                    var bgra = [UInt32](repeating: 0, count: width)
+                    let stepped = bgra.withUnsafeMutableBytes { table.vibrance(wide, $0.baseAddress!, width, amount) }
+                    #expect(stepped >= done, "\(table.name) \(width): BGRA step did \(stepped)")
+                    let expected = (0..<done).flatMap { i in (0..<3).map { UInt8(truncatingIfNeeded: bgra[i] >> (8 * UInt32($0))) } }
+                    #expect(Array(out[0..<(3 * done)]) == expected, "\(table.name) \(width) amount \(amount)")
+                    #expect(out[(3 * done)...].allSatisfy { $0 == 0xA5 }, "\(table.name) \(width): wrote past what it did")
+                    #expect(out == out2, "\(table.name) \(width): read past the row")
+                    var row = source
+                    _ = row.withUnsafeMutableBufferPointer { p in table.vibranceThreeByte(p.baseAddress!, p.baseAddress!, width, amount) }
+                    #expect(Array(row[0..<(3 * done)]) == expected, "\(table.name) \(width) in place")
+                    #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]),
+                            "\(table.name) \(width) in place: changed what it did not do")
+                }
+            }
+        }
+    }
+
     @Test func blurAndGradientEntriesAgreeWithPortable() {
         var rng = SplitMix64(seed: 5)
         // Seven taps summing to 2^14 in four pairs, as `GaussianBlur` splats them.

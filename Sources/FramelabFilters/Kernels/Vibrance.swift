@@ -47,8 +47,12 @@ struct Vibrance: PerPixelOperation, PlainOperation {
             if step == 4 {
                 x = kernels.vibrance(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width, kAmount)
             } else if step == 3 {
-                // Through the BGRA loop, 64 pixels at a time (alpha plays no part).
-                x = PortableKernels.throughBGRA(s, d, input.width, kernels) { kernels.vibrance($0, $1, $2, kAmount) }
+                // Straight from the three-byte pixels where the level has the loop, else
+                // through the BGRA loop, 64 pixels at a time (alpha plays no part).
+                x = kernels.vibranceThreeByte(s, d, input.width, kAmount)
+                if x == 0 {
+                    x = PortableKernels.throughBGRA(s, d, input.width, kernels) { kernels.vibrance($0, $1, $2, kAmount) }
+                }
             }
             while x < input.width {
                 let p = x * step
