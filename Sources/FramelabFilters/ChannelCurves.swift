@@ -4,7 +4,7 @@ import FramelabKernels
 
 /// Per-channel curves (gamma, exposure, toneCurve, highlightShadow) as a filter operation:
 /// per pixel, consecutive curves fold into one table. The scalar reference and the byte-
-/// table kernel are below; BGRA rows go through pair tables (`PairCurveTables`).
+/// table kernel are below; BGRA and bgr8 rows go through pair tables (`PairCurveTables`).
 struct CurvesOperation: PerPixelOperation {
     let curves: ChannelCurves
 
@@ -18,7 +18,7 @@ struct CurvesOperation: PerPixelOperation {
     }
 
     func kernel(for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
-        CurvesOperationKernel(curves, kernels: kernels, pairs: input.format == .bgra8)
+        CurvesOperationKernel(curves, kernels: kernels, pairs: input.format != .gray8)
     }
 
     func composed(after previous: any PerPixelOperation) -> (any PerPixelOperation)? {
@@ -26,8 +26,8 @@ struct CurvesOperation: PerPixelOperation {
     }
 }
 
-/// The curves' three paths for one kernel level: BGRA through pair tables (two lookups a
-/// pixel, built once here), other formats through the byte tables.
+/// The curves' three paths for one kernel level: BGRA and bgr8 through pair tables (two
+/// lookups a pixel, built once here), other formats through the byte tables.
 final class CurvesOperationKernel: OperationKernel {
     let curves: ChannelCurves
     let pairs: PairCurveTables?
@@ -44,8 +44,8 @@ final class CurvesOperationKernel: OperationKernel {
     func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int) {
         if input.format == .bgra8, let pairs {
             pairs.apply(input, into: output, rows: rows, kernels: kernels)
-        } else if input.format == .bgr8 {
-            curves.applyThreeByte(input, into: output, rows: rows, kernels: kernels)
+        } else if input.format == .bgr8, let pairs {
+            pairs.applyThreeByte(input, into: output, rows: rows, kernels: kernels)
         } else {
             curves.applyTables(input, into: output, rows: rows)
         }
@@ -68,7 +68,7 @@ public struct ChannelCurves: Sendable {
     /// << 8, then R << 16; 3 x 256 entries), so a pixel is three loads OR-ed together.
     let packedTables: [UInt32]
     /// The three tables one after the other (B, G, R; 768 bytes), as the levels'
-    /// `curveThreeByte` takes them.
+    /// `curve` and `curveThreeByte` take them.
     let byteTables: [UInt8]
 
     public init(blue: @escaping @Sendable (Double) -> Double, green: @escaping @Sendable (Double) -> Double,
@@ -124,21 +124,6 @@ public struct ChannelCurves: Sendable {
                         lookUpRow(s, d, width: input.width, step: input.format.bytesPerPixel, b, g, r)
                     }
                 }
-            }
-        }
-    }
-}
-
-extension ChannelCurves {
-    /// bgr8 rows by the level's `curveThreeByte` (byte permutes in registers with AVX-512
-    /// VBMI), what it leaves through the byte tables.
-    func applyThreeByte(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable) {
-        precondition(input.format == .bgr8, "applyThreeByte is for bgr8")
-        byteTables.withUnsafeBufferPointer { t in
-            let t = t.baseAddress!
-            forEachRowPair(input, output, rows: rows) { s, d in
-                let done = kernels.curveThreeByte(s, d, input.width, t)
-                lookUpRow(s + 3 * done, d + 3 * done, width: input.width - done, step: 3, t, t + 256, t + 512)
             }
         }
     }

@@ -18,7 +18,7 @@ extension KernelTable {
     static let avx2 = KernelTable(
         name: "avx2", matrix3: AVX2Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX2Kernels.matrix4, matrixCurve: AVX2Kernels.matrixCurve,
         matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX2Kernels.curve,
-        curveThreeByte: { _, _, _, _ in 0 }, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
+        curveThreeByte: AVX2Kernels.curveThreeByte, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
         vibranceThreeByte: AVX2Kernels.vibranceThreeByte,
         blend: AVX2Kernels.blend, sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX2Kernels.blurInterleave, blurHorizontal: AVX2Kernels.blurHorizontal,
         blurVertical: AVX2Kernels.blurVertical, blurVerticalTwo: AVX2Kernels.blurVerticalTwo, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
@@ -34,7 +34,7 @@ extension KernelTable {
     static let avx512 = KernelTable(
         name: "avx512", matrix3: AVX512Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX512Kernels.matrix4,
         matrixCurve: AVX512Kernels.matrixCurve, matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX512Kernels.curve,
-        curveThreeByte: { _, _, _, _ in 0 }, pairLookup: AVX512Kernels.pairLookup,
+        curveThreeByte: AVX2Kernels.curveThreeByte, pairLookup: AVX512Kernels.pairLookup,
         luma: AVX512Kernels.luma, vibrance: AVX2Kernels.vibrance, vibranceThreeByte: AVX2Kernels.vibranceThreeByte, blend: AVX2Kernels.blend,
         sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX512Kernels.blurInterleave, blurHorizontal: AVX512Kernels.blurHorizontal,
         blurVertical: AVX512Kernels.blurVertical, blurVerticalTwo: AVX512Kernels.blurVerticalTwo, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
@@ -67,7 +67,8 @@ extension KernelTable {
                            curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
                                                        UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                            curveThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int,
-                                                                UnsafePointer<UInt8>) -> Int) -> KernelTable {
+                                                                UnsafePointer<UInt8>, UnsafePointer<UInt16>,
+                                                                UnsafePointer<UInt32>) -> Int) -> KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix3ThreeByte: matrix3ThreeByte, matrix4: matrix4, matrixCurve: matrixCurve,
                     matrixCurveThreeByte: matrixCurveThreeByte, curve: curve, curveThreeByte: curveThreeByte,
                     pairLookup: pairLookup, luma: luma, vibrance: vibrance, vibranceThreeByte: vibranceThreeByte, blend: blend, sourceOver: sourceOver,

@@ -45,12 +45,14 @@ public struct KernelTable: Sendable {
     public let curve: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                  _ bytes: UnsafePointer<UInt8>,
                                  _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
-    /// bgr8 pixels through the curve's byte tables `bytes` (B, G, R, 256 each), straight from
-    /// row to row (the same row is fine); returns how many it did (the whole row with VBMI's
-    /// byte permutes, none elsewhere: the caller looks the rest up byte by byte). Reads and
-    /// writes nothing past the row's `width` pixels.
+    /// bgr8 pixels through the curve (in either form, as `curve` takes it), straight from
+    /// row to row (the same row is fine); returns how many it did: the whole row with VBMI's
+    /// byte permutes, whole steps of 8 at avx2 and avx512 (pair tables), none at baseline
+    /// (the caller looks the rest up byte by byte). Reads and writes nothing past the row's
+    /// `width` pixels.
     public let curveThreeByte: @Sendable (_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int,
-                                          _ bytes: UnsafePointer<UInt8>) -> Int
+                                          _ bytes: UnsafePointer<UInt8>,
+                                          _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int
     /// BGRA pixels `start..<end` through pair tables: `low[b | g << 8]` is the new B and G,
     /// `high[r | a << 8]` the new R and the kept A in bits 16…31.
     public let pairLookup: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ start: Int, _ end: Int,
@@ -142,7 +144,8 @@ public struct KernelTable: Sendable {
                                                            UnsafePointer<UInt8>, UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 curve: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<UInt8>,
                                             UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
-                curveThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, UnsafePointer<UInt8>) -> Int,
+                curveThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, UnsafePointer<UInt8>,
+                                                     UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                 pairLookup: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int,
                                                  UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Void,
                 luma: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Int,
@@ -210,7 +213,7 @@ extension KernelTable {
         matrixCurve: { PortableKernels.matrixCurve($0, $1, $2, $3, $4, $5, $6, $7, $8) },
         matrixCurveThreeByte: { _, _, _, _, _, _, _ in 0 },
         curve: { PortableKernels.curve($0, $1, $2, $3, $4, $5) },
-        curveThreeByte: { _, _, _, _ in 0 },
+        curveThreeByte: { _, _, _, _, _, _ in 0 },
         pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
         luma: { PortableKernels.luma($0, $1, $2) },
         vibrance: { PortableKernels.vibrance($0, $1, $2, $3) },

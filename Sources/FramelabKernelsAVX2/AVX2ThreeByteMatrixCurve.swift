@@ -3,7 +3,8 @@ import FramelabKernels
 import _Builtin_intrinsics.intel
 
 /// The fused matrix-then-curve loop straight on bgr8 rows (a recipe's colour matrices and
-/// curves on what a camera or video decoder gives): the fixed-point matrix on eight
+/// curves on what a camera or video decoder gives), and the curve alone the same way
+/// (`curveThreeByte`, the matrix replaced by a widening shuffle): the fixed-point matrix on eight
 /// three-byte pixels as in `matrix3ThreeByte`, its BGRA result into a 64-pixel ring, and the
 /// pair-table lookups `lag` pixels behind from the ring into the row, three bytes a pixel.
 /// Through the BGRA buffer (`PortableKernels.throughBGRA`) a row took a widening shuffle,
@@ -19,24 +20,56 @@ extension AVX2Kernels {
                                             _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         avx2IntegerMatrixCurveThreeByteRow(s, d, width, fixed, low, high)
     }
+
+    /// Pixels 0..<(a multiple of 8) of a bgr8 row, `s` to `d` (the same row is fine),
+    /// through the pair tables `low` and `high` (the byte tables are not used here): the
+    /// same loop without the matrix. Returns how many it did; reads and writes nothing past
+    /// the row's `width` pixels.
+    public static func curveThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                      _ bytes: UnsafePointer<UInt8>,
+                                      _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        avx2CurveThreeByteRow(s, d, width, low, high)
+    }
 }
 
-/// The loop of `AVX2Kernels.matrixCurveThreeByte`. The ring holds 64 pixels and the
-/// lookups trail by 32, so a slot is read four steps after its store and written again four
-/// steps after that. Not inlined: one small loop with the splats and shuffles in registers.
+/// The loop of `AVX2Kernels.matrixCurveThreeByte`. Not inlined: one small loop with the
+/// splats and shuffles in registers.
 @inline(never)
 func avx2IntegerMatrixCurveThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                                         _ fixed: UnsafePointer<Int32>, _ low: UnsafePointer<UInt16>,
                                         _ high: UnsafePointer<UInt32>) -> Int {
     let c = avx2IntegerMatrixSplats(fixed), spreads = avx2ThreeByteSpreads()
+    // B G R and a zero alpha per pixel (the high table's alpha byte is dropped).
+    return avx2ThreeByteRingLookups(s, d, width, low, high) {
+        _mm256_shuffle_epi8(avx2IntegerMatrixThreeBytePacked($0, c, spreads), c.interleave)
+    }
+}
+
+/// The loop of `AVX2Kernels.curveThreeByte`: the ring's pixels are the row's, widened by
+/// one byte shuffle. Not inlined, as above.
+@inline(never)
+func avx2CurveThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                           _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+    let spread = avx2ThreeByteToBGRA()
+    return avx2ThreeByteRingLookups(s, d, width, low, high) { _mm256_shuffle_epi8(avx2LoadEightThreeByte($0), spread) }
+}
+
+/// Pixels 0..<(a multiple of 8) of a bgr8 row: `eight` makes the BGRA pixels of the eight
+/// three-byte pixels at its argument, into a 64-pixel ring; the pair-table lookups follow
+/// 32 pixels behind, from the ring into the row. A slot is read four steps after its store
+/// and written again four steps after that, and the row's bytes a step loads lie 32 pixels
+/// ahead of any store not yet done, so no load waits on an overlapping store (the curve
+/// alone by 4-byte loads and stores in the row itself was slower than byte tables).
+@inline(__always)
+func avx2ThreeByteRingLookups(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                              _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>,
+                              _ eight: (UnsafeRawPointer) -> __m256i) -> Int {
     let lag = 32, slots = 63
     return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: slots &+ 1) { buffer in
         let ring = UnsafeMutableRawPointer(buffer.baseAddress!)
         var x = 0
         while x &+ 8 <= width {
-            // B G R and a zero alpha per pixel (the high table's alpha byte is dropped).
-            let packed = avx2IntegerMatrixThreeBytePacked(UnsafeRawPointer(s + 3 &* x), c, spreads)
-            (ring + 4 &* (x & slots)).storeBytes(of: _mm256_shuffle_epi8(packed, c.interleave), as: __m256i.self)
+            (ring + 4 &* (x & slots)).storeBytes(of: eight(UnsafeRawPointer(s + 3 &* x)), as: __m256i.self)
             if x >= lag {
                 let y = x &- lag
                 avx2PairLookupEightThreeByte(UnsafeRawPointer(ring + 4 &* (y & slots)), d + 3 &* y, low, high, exactLast: false)

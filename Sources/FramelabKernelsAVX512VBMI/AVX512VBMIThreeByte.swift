@@ -29,7 +29,8 @@ extension AVX512VBMIKernels {
     /// otherwise 48 bytes (sixteen pixels) a step, each channel's two permutes masked to
     /// every third byte. The row's last bytes by shorter masks; returns `width`.
     public static func curveThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
-                                      _ bytes: UnsafePointer<UInt8>) -> Int {
+                                      _ bytes: UnsafePointer<UInt8>,
+                                      _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         let t = curveTables(bytes), count = 3 &* width
         if sameOnEveryChannel(t) {
             @inline(__always) func step(_ i: Int, _ mask: UInt64) {

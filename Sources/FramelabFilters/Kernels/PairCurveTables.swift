@@ -17,7 +17,8 @@ import FramelabKernels
 /// move together, use a small band of `low`. Built once per kernel (about 0.3 ms).
 ///
 /// The curve's three byte tables (B, G, R, 768 bytes) ride along: levels with a byte
-/// permute (AVX-512 VBMI) look up in registers instead (`KernelTable.curve`).
+/// permute (AVX-512 VBMI) look up in registers instead (`KernelTable.curve`). bgr8 rows
+/// use the same tables (`applyThreeByte`).
 final class PairCurveTables: Sendable {
     let low: [UInt16]
     let high: [UInt32]
@@ -45,6 +46,19 @@ final class PairCurveTables: Sendable {
             forEachRowPair(input, output, rows: rows) { s, d in
                 let done = kernels.curve(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width, bytes, low, high)
                 kernels.pairLookup(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), done, input.width, low, high)
+            }
+        }
+    }
+
+    /// Rows of a bgr8 image through the curve with the level's `curveThreeByte` (VBMI's
+    /// byte permutes, the avx2 ring of pair-table lookups), the rest of a row by the byte
+    /// tables (in place is fine).
+    func applyThreeByte(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable = KernelLevel.currentTable) {
+        precondition(input.format == .bgr8, "applyThreeByte is for bgr8")
+        withTables { bytes, low, high in
+            forEachRowPair(input, output, rows: rows) { s, d in
+                let done = kernels.curveThreeByte(s, d, input.width, bytes, low, high)
+                lookUpRow(s + 3 * done, d + 3 * done, width: input.width - done, step: 3, bytes, bytes + 256, bytes + 512)
             }
         }
     }
