@@ -147,8 +147,9 @@ public enum Generator: Sendable, Equatable {
                         let dy = Float(y) + 0.5 - centre.1
                         if ch == 3 {
                             let pixels = wb.baseAddress!
-                            row.render(UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
-                                       channels: 4, dy: dy, columns: columns, positions: tb.baseAddress!)
+                            pixels.withMemoryRebound(to: UInt8.self, capacity: 4 * width) { bytes in
+                                row.render(bytes, channels: 4, dy: dy, columns: columns, positions: tb.baseAddress!)
+                            }
                             PortableKernels.narrowToThreeByte(pixels, d, width, kernels)
                         } else {
                             row.render(d, channels: ch, dy: dy, columns: columns, positions: tb.baseAddress!)
