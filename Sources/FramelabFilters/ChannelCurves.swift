@@ -18,7 +18,7 @@ struct CurvesOperation: PerPixelOperation {
     }
 
     func kernel(for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
-        CurvesOperationKernel(curves, kernels: kernels, pairs: input.format != .gray8)
+        CurvesOperationKernel(curves, kernels: kernels)
     }
 
     func composed(after previous: any PerPixelOperation) -> (any PerPixelOperation)? {
@@ -26,35 +26,31 @@ struct CurvesOperation: PerPixelOperation {
     }
 }
 
-/// The curves' three paths for one kernel level: BGRA and bgr8 through pair tables (two
-/// lookups a pixel, built once here), other formats through the byte tables.
+/// The curves' three paths for one kernel level: BGRA and bgr8 (the formats curves take)
+/// through pair tables (two lookups a pixel, built once here), any other format through
+/// the byte tables.
 final class CurvesOperationKernel: OperationKernel {
     let curves: ChannelCurves
-    let pairs: PairCurveTables?
+    let pairs: PairCurveTables
     let kernels: KernelTable
 
-    init(_ curves: ChannelCurves, kernels: KernelTable, pairs: Bool) {
+    init(_ curves: ChannelCurves, kernels: KernelTable) {
         self.curves = curves
         self.kernels = kernels
-        self.pairs = pairs ? PairCurveTables(curves) : nil
+        pairs = PairCurveTables(curves)
     }
 
     func applyScalar(_ input: Mat, into output: Mat) { curves.applyScalar(input, into: output) }
 
     func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, band: Int) {
-        if input.format == .bgra8, let pairs {
-            pairs.apply(input, into: output, rows: rows, kernels: kernels)
-        } else if input.format == .bgr8, let pairs {
-            pairs.applyThreeByte(input, into: output, rows: rows, kernels: kernels)
-        } else {
-            curves.applyTables(input, into: output, rows: rows)
+        switch input.format {
+        case .bgra8: pairs.apply(input, into: output, rows: rows, kernels: kernels)
+        case .bgr8: pairs.applyThreeByte(input, into: output, rows: rows, kernels: kernels)
+        default: curves.applyTables(input, into: output, rows: rows)
         }
     }
 
-    func applyOpenCV(_ input: Mat, into output: Mat) throws {
-        let identity = (0..<256).map { UInt8($0) }
-        try OpenCVFilters.lookUp(input, into: output, tables: Array((curves.tables + [identity]).prefix(input.format.channels)))
-    }
+    func applyOpenCV(_ input: Mat, into output: Mat) throws { try curves.applyOpenCV(input, into: output) }
 }
 
 /// A per-channel tone curve on R, G and B (alpha kept): the definition is a function of a
@@ -102,6 +98,12 @@ public struct ChannelCurves: Sendable {
                 if step == 4 { d[p + 3] = s[p + 3] }
             }
         }
+    }
+
+    /// The OpenCV reference: `cv::LUT` with the three tables (alpha through an identity).
+    func applyOpenCV(_ input: Mat, into output: Mat) throws {
+        let identity = (0..<256).map { UInt8($0) }
+        try OpenCVFilters.lookUp(input, into: output, tables: Array((tables + [identity]).prefix(input.format.channels)))
     }
 
     /// The fast path: three table lookups per pixel, one 32-bit load and store per BGRA

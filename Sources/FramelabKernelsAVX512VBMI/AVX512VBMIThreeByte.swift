@@ -27,7 +27,8 @@ extension AVX512VBMIKernels {
     /// The curve on a bgr8 row's bytes where they are: with one table for all three channels
     /// (`sameOnEveryChannel`) 64 bytes a step by two permutes whatever a byte's channel;
     /// otherwise 48 bytes (sixteen pixels) a step, each channel's two permutes masked to
-    /// every third byte. The row's last bytes by shorter masks; returns `width`.
+    /// every third byte. The row's last bytes by shorter masks; returns `width`. (The pair
+    /// tables `KernelTable.curveThreeByte` passes are for the avx2 loop, not used here.)
     public static func curveThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                                       _ bytes: UnsafePointer<UInt8>,
                                       _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
@@ -36,8 +37,8 @@ extension AVX512VBMIKernels {
             @inline(__always) func step(_ i: Int, _ mask: UInt64) {
                 let v = _mm512_maskz_loadu_epi8(mask, s + i)
                 let upper = _mm512_movepi8_mask(v)
-                let low = _mm512_mask2_permutex2var_epi8(t.b0, v, ~upper, t.b1)
-                _mm512_mask_storeu_epi8(d + i, mask, _mm512_mask2_permutex2var_epi8(t.b2, low, upper, t.b3))
+                let lowerHalf = _mm512_mask2_permutex2var_epi8(t.b0, v, ~upper, t.b1)
+                _mm512_mask_storeu_epi8(d + i, mask, _mm512_mask2_permutex2var_epi8(t.b2, lowerHalf, upper, t.b3))
             }
             byteSteps(count, by: 64, step)
             return width

@@ -127,7 +127,7 @@ public enum Generator: Sendable, Equatable {
             let width = output.width
             let centre = (Float(cx * Double(width)), Float(cy * Double(output.height)))
             let row = GradientRow(colours: from + delta, centreX: centre.0, inner: Float(r0),
-                                  span: Float(max(r1 - r0, 1e-9)), width: width, kernels: kernels)
+                                  span: Float(max(r1 - r0, 1e-9)), kernels: kernels)
             // Positions for the pixels the BGRA kernel leaves (all of a gray8 row);
             // `gradient` writes up to a multiple of 16.
             var ts = [Float](repeating: 0, count: max(16, (width + 15) / 16 * 16))
@@ -167,7 +167,6 @@ private struct GradientRow {
     /// Inner colour B, G, R, A, then outer minus inner, on 0…255.
     let colours: [Float]
     let centreX, inner, span: Float
-    let width: Int
     let kernels: KernelTable
 
     func render(_ d: UnsafeMutablePointer<UInt8>, channels ch: Int, dy: Float, columns: MirrorColumns,

@@ -107,6 +107,6 @@ final class MatrixCurveOperationKernel: OperationKernel {
 
     func applyOpenCV(_ input: Mat, into output: Mat) throws {
         try ColorMatrixOperationKernel(vector.matrix).applyOpenCV(input, into: output)
-        try CurvesOperationKernel(vector.curves, kernels: vector.matrix.kernels, pairs: false).applyOpenCV(output, into: output)
+        try vector.curves.applyOpenCV(output, into: output)
     }
 }
