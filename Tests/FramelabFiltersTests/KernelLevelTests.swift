@@ -298,8 +298,7 @@ import Testing
                 var narrow = [UInt8](repeating: 0xA5, count: 3 * n + 64)
                 let done = narrow.withUnsafeMutableBufferPointer { table.narrowThreeByte(pixels, $0.baseAddress!, n) }
                 #expect(done <= n && done >= n - 16, "narrow \(n) at \(table.name): did \(done)")
-                let expected = (0..<done).flatMap { i in (0..<3).map { UInt8(truncatingIfNeeded: pixels[i] >> (8 * UInt32($0))) } }
-                #expect(Array(narrow[0..<(3 * done)]) == expected, "narrow \(n) at \(table.name)")
+                #expect(Array(narrow[0..<(3 * done)]) == Self.threeByteBytes(of: pixels, done), "narrow \(n) at \(table.name)")
                 #expect(narrow[(3 * n)...].allSatisfy { $0 == 0xA5 }, "narrow \(n) at \(table.name): wrote past the n pixels")
             }
         }
@@ -321,51 +320,30 @@ import Testing
                 guard let fixed else { Issue.record("\(matrix) has no weight words"); return }
                 for width in Self.widths + [150] {
                     let source = Self.bytes(3 * width + 32, &rng)
-                    var other = source
-                    for i in (3 * width)..<other.count { other[i] = ~other[i] }  // bytes past the row differ
-                    let wide = (0..<width).map { (i: Int) -> UInt32 in
-                        let b = UInt32(source[3 * i]), g = UInt32(source[3 * i + 1]), r = UInt32(source[3 * i + 2])
-                        return b | g << 8 | r << 16 | 0xFF00_0000
-                    }
+                    let wide = Self.opaqueBGRA(source, width)
                     for table in [KernelTable.portable] + Self.variants {
-                        var out = [UInt8](repeating: 0xA5, count: 3 * width + 32), out2 = out
-                        let done = out.withUnsafeMutableBufferPointer { table.matrix3ThreeByte(source, $0.baseAddress!, width, fixed) }
-                        _ = out2.withUnsafeMutableBufferPointer { table.matrix3ThreeByte(other, $0.baseAddress!, width, fixed) }
+                        var bgra = [UInt32](repeating: 0, count: width)
+                        let stepped = bgra.withUnsafeMutableBytes { table.matrix3(wide, $0.baseAddress!, width, k, fixed, kernel.clamp) }
+                        let expected = Self.threeByteBytes(of: bgra, stepped)
+                        let done = Self.checkThreeByteEntry("\(table.name) \(width)", width: width, source: source, expected: expected) {
+                            table.matrix3ThreeByte($0, $1, width, fixed)
+                        }
                         // Every whole step of 8 (the VBMI loop does the last pixels too, by masks).
                         let doneAsPromised = table.name == KernelTable.portable.name ? done == 0
                             : done == width - width % 8 || done == width
                         #expect(doneAsPromised, "\(table.name) \(width): did \(done)")
-                        var bgra = [UInt32](repeating: 0, count: width)
-                        let stepped = bgra.withUnsafeMutableBytes { table.matrix3(wide, $0.baseAddress!, width, k, fixed, kernel.clamp) }
                         #expect(stepped >= done, "\(table.name) \(width): BGRA step did \(stepped)")
-                        let expected = (0..<done).flatMap { i in (0..<3).map { UInt8(truncatingIfNeeded: bgra[i] >> (8 * UInt32($0))) } }
-                        #expect(Array(out[0..<(3 * done)]) == expected, "\(table.name) \(width)")
-                        #expect(out[(3 * done)...].allSatisfy { $0 == 0xA5 }, "\(table.name) \(width): wrote past what it did")
-                        #expect(out == out2, "\(table.name) \(width): read past the row")
-                        var row = source
-                        _ = row.withUnsafeMutableBufferPointer { p in table.matrix3ThreeByte(p.baseAddress!, p.baseAddress!, width, fixed) }
-                        #expect(Array(row[0..<(3 * done)]) == expected, "\(table.name) \(width) in place")
-                        #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]), "\(table.name) \(width) in place: changed what it did not do")
                         // Then the curve in the same loop: the matrix's bytes through the pair tables.
                         curves.withTables { bytes, low, high in
                             let curved = stride(from: 0, to: expected.count, by: 3).flatMap { i -> [UInt8] in
                                 let bg = low[Int(expected[i]) | Int(expected[i + 1]) << 8], r = high[Int(expected[i + 2])]
                                 return [UInt8(truncatingIfNeeded: bg), UInt8(truncatingIfNeeded: bg >> 8), UInt8(truncatingIfNeeded: r >> 16)]
                             }
-                            var fused = [UInt8](repeating: 0xA5, count: 3 * width + 32), fused2 = fused
-                            let did = fused.withUnsafeMutableBufferPointer { table.matrixCurveThreeByte(source, $0.baseAddress!, width, fixed, bytes, low, high) }
-                            _ = fused2.withUnsafeMutableBufferPointer { table.matrixCurveThreeByte(other, $0.baseAddress!, width, fixed, bytes, low, high) }
-                            #expect(did == done, "matrixCurve \(table.name) \(width): did \(did)")
-                            #expect(Array(fused[0..<(3 * done)]) == curved, "matrixCurve \(table.name) \(width)")
-                            #expect(fused[(3 * done)...].allSatisfy { $0 == 0xA5 }, "matrixCurve \(table.name) \(width): wrote past what it did")
-                            #expect(fused == fused2, "matrixCurve \(table.name) \(width): read past the row")
-                            var row = source
-                            _ = row.withUnsafeMutableBufferPointer { p in
-                                table.matrixCurveThreeByte(p.baseAddress!, p.baseAddress!, width, fixed, bytes, low, high)
+                            let did = Self.checkThreeByteEntry("matrixCurve \(table.name) \(width)", width: width, source: source,
+                                                               expected: curved) {
+                                table.matrixCurveThreeByte($0, $1, width, fixed, bytes, low, high)
                             }
-                            #expect(Array(row[0..<(3 * done)]) == curved, "matrixCurve \(table.name) \(width) in place")
-                            #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]),
-                                    "matrixCurve \(table.name) \(width) in place: changed what it did not do")
+                            #expect(did == done, "matrixCurve \(table.name) \(width): did \(did)")
                         }
                     }
                 }
@@ -387,26 +365,14 @@ import Testing
             let pairs = PairCurveTables(curves)
             for width in Self.widths + [21, 22, 150] {
                 let source = Self.bytes(3 * width + 64, &rng)
-                var other = source
-                for i in (3 * width)..<other.count { other[i] = ~other[i] }  // bytes past the row differ
                 let expected = (0..<(3 * width)).map { curves.tables[$0 % 3][Int(source[$0])] }
                 for table in [KernelTable.portable] + Self.variants {
-                    @inline(__always) func curve(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>) -> Int {
+                    let done = Self.checkThreeByteEntry("\(table.name) \(width)", width: width, source: source, expected: expected) { s, d in
                         pairs.withTables { _, low, high in table.curveThreeByte(s, d, width, tables, low, high) }
                     }
-                    var out = [UInt8](repeating: 0xA5, count: 3 * width + 64), out2 = out
-                    let done = out.withUnsafeMutableBufferPointer { curve(source, $0.baseAddress!) }
-                    _ = out2.withUnsafeMutableBufferPointer { curve(other, $0.baseAddress!) }
                     let promised = table.name == KernelTable.avx512VBMIName ? width
                         : table.name == KernelTable.portable.name ? 0 : width - width % 8
                     #expect(done == promised, "\(table.name) \(width): did \(done)")
-                    #expect(Array(out[0..<(3 * done)]) == Array(expected[0..<(3 * done)]), "\(table.name) \(width)")
-                    #expect(out[(3 * done)...].allSatisfy { $0 == 0xA5 }, "\(table.name) \(width): wrote past what it did")
-                    #expect(out == out2, "\(table.name) \(width): read past the row")
-                    var row = source
-                    _ = row.withUnsafeMutableBufferPointer { p in curve(p.baseAddress!, p.baseAddress!) }
-                    #expect(Array(row[0..<(3 * done)]) == Array(expected[0..<(3 * done)]), "\(table.name) \(width) in place")
-                    #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]), "\(table.name) \(width) in place: changed what it did not do")
                 }
             }
         }
@@ -421,32 +387,59 @@ import Testing
         for amount: Int32 in [-4112, 0, 2056, 4112] {
             for width in Self.widths + [150] {
                 let source = Self.bytes(3 * width + 32, &rng)
-                var other = source
-                for i in (3 * width)..<other.count { other[i] = ~other[i] }  // bytes past the row differ
-                let wide = (0..<width).map { (i: Int) -> UInt32 in
-                    UInt32(source[3 * i]) | UInt32(source[3 * i + 1]) << 8 | UInt32(source[3 * i + 2]) << 16 | 0xFF00_0000
-                }
+                let wide = Self.opaqueBGRA(source, width)
                 for table in [KernelTable.portable] + Self.variants {
-                    var out = [UInt8](repeating: 0xA5, count: 3 * width + 32), out2 = out
-                    let done = out.withUnsafeMutableBufferPointer { table.vibranceThreeByte(source, $0.baseAddress!, width, amount) }
-                    _ = out2.withUnsafeMutableBufferPointer { table.vibranceThreeByte(other, $0.baseAddress!, width, amount) }
-                    let promised = table.name == KernelTable.portable.name ? 0 : width - width % 8
-                    #expect(done == promised, "\(table.name) \(width): did \(done)")
                     var bgra = [UInt32](repeating: 0, count: width)
                     let stepped = bgra.withUnsafeMutableBytes { table.vibrance(wide, $0.baseAddress!, width, amount) }
+                    let done = Self.checkThreeByteEntry("\(table.name) \(width) amount \(amount)", width: width, source: source,
+                                                        expected: Self.threeByteBytes(of: bgra, stepped)) {
+                        table.vibranceThreeByte($0, $1, width, amount)
+                    }
+                    let promised = table.name == KernelTable.portable.name ? 0 : width - width % 8
+                    #expect(done == promised, "\(table.name) \(width): did \(done)")
                     #expect(stepped >= done, "\(table.name) \(width): BGRA step did \(stepped)")
-                    let expected = (0..<done).flatMap { i in (0..<3).map { UInt8(truncatingIfNeeded: bgra[i] >> (8 * UInt32($0))) } }
-                    #expect(Array(out[0..<(3 * done)]) == expected, "\(table.name) \(width) amount \(amount)")
-                    #expect(out[(3 * done)...].allSatisfy { $0 == 0xA5 }, "\(table.name) \(width): wrote past what it did")
-                    #expect(out == out2, "\(table.name) \(width): read past the row")
-                    var row = source
-                    _ = row.withUnsafeMutableBufferPointer { p in table.vibranceThreeByte(p.baseAddress!, p.baseAddress!, width, amount) }
-                    #expect(Array(row[0..<(3 * done)]) == expected, "\(table.name) \(width) in place")
-                    #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]),
-                            "\(table.name) \(width) in place: changed what it did not do")
                 }
             }
         }
+    }
+
+    /// The first `width` bgr8 pixels of `source` as opaque BGRA.
+    static func opaqueBGRA(_ source: [UInt8], _ width: Int) -> [UInt32] {
+        (0..<width).map { i in
+            UInt32(source[3 * i]) | UInt32(source[3 * i + 1]) << 8 | UInt32(source[3 * i + 2]) << 16 | 0xFF00_0000
+        }
+    }
+
+    /// The B, G, R bytes of the first `count` BGRA pixels.
+    static func threeByteBytes(of pixels: [UInt32], _ count: Int) -> [UInt8] {
+        (0..<count).flatMap { i in (0..<3).map { UInt8(truncatingIfNeeded: pixels[i] >> (8 * UInt32($0))) } }
+    }
+
+    /// Runs a bgr8 row entry of one level, `run(src, dst)` returning the pixels it did, and
+    /// checks what every such entry promises: those pixels are `expected`'s (which must cover
+    /// them); nothing is written past them; nothing is read past the row (a second source,
+    /// different only past the row's `width` pixels, gives the same); in place it gives the
+    /// same and leaves the rest of the row as it was. Returns how many it did, for the
+    /// caller's check of what the level does.
+    static func checkThreeByteEntry(_ label: String, width: Int, source: [UInt8], expected: [UInt8],
+                                    _ run: (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Int) -> Int {
+        var other = source
+        for i in (3 * width)..<other.count { other[i] = ~other[i] }  // bytes past the row differ
+        var out = [UInt8](repeating: 0xA5, count: source.count), out2 = out
+        let done = out.withUnsafeMutableBufferPointer { run(source, $0.baseAddress!) }
+        _ = out2.withUnsafeMutableBufferPointer { run(other, $0.baseAddress!) }
+        guard done >= 0, 3 * done <= expected.count else {
+            Issue.record("\(label): did \(done) pixels, the reference has \(expected.count / 3)")
+            return done
+        }
+        #expect(Array(out[0..<(3 * done)]) == Array(expected[0..<(3 * done)]), "\(label)")
+        #expect(out[(3 * done)...].allSatisfy { $0 == 0xA5 }, "\(label): wrote past what it did")
+        #expect(out == out2, "\(label): read past the row")
+        var row = source
+        _ = row.withUnsafeMutableBufferPointer { p in run(p.baseAddress!, p.baseAddress!) }
+        #expect(Array(row[0..<(3 * done)]) == Array(expected[0..<(3 * done)]), "\(label) in place")
+        #expect(Array(row[(3 * done)...]) == Array(source[(3 * done)...]), "\(label) in place: changed what it did not do")
+        return done
     }
 
     @Test func blurAndGradientEntriesAgreeWithPortable() {
