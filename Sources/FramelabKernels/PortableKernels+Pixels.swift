@@ -40,6 +40,11 @@ extension PortableKernels {
         one(0); one(4); one(8); one(12); one(16); one(20); one(24); one(28)
     }
 
+    /// Vibrance's k before its shift, less amount·spread: 255·amount + 128, so that
+    /// k = 4096 + ((start − amount·spread) >> 8) is 4096 + ((amount·(255 − spread) + 128) >> 8).
+    @inlinable @inline(__always)
+    public static func vibranceStart(_ amount: Int32) -> Int32 { 255 &* amount &+ 128 }
+
     /// Eight BGRA pixels per step, fixed point, narrowed to eight bytes.
     @inlinable @inline(__always)
     public static func luma(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int) -> Int {
@@ -57,11 +62,15 @@ extension PortableKernels {
 
     /// Vibrance: luma at 6 fractional bits, k at 12 (its slope kept at 20 bits, so the
     /// quantisation error stays below 0.02 of a level); the products stay inside Int32.
+    /// Per channel (y6·4096 + 2^17 + (64c − y6)·k) >> 18, the definition's y + (c − y)·k,
+    /// computed as (c·64k + Y) >> 18 with Y = y6·(4096 − k) + 2^17 once a pixel: the same
+    /// integer (expand the product), with one multiply and two adds a channel fewer. With
+    /// |amount| ≤ 4112 (amount −1…1), k lies in 0…8192, so c·64k < 2^27 and |Y| < 2^27.
     @inlinable @inline(__always)
     public static func vibrance(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {
         let mask = I(repeating: 0xFF), alpha = I(repeating: -16_777_216), hi = I(repeating: 255)
         let vb = I(repeating: LumaWeights.b), vg = I(repeating: LumaWeights.g), vr = I(repeating: LumaWeights.r)
-        let va = I(repeating: amount), one = I(repeating: 4096), full = I(repeating: 255), half8 = I(repeating: 128)
+        let va = I(repeating: amount), one = I(repeating: 4096), start = I(repeating: vibranceStart(amount))
         let round6 = I(repeating: 128), round18 = I(repeating: 1 << 17)
         var x = 0
         while x &+ 8 <= width {
@@ -69,10 +78,10 @@ extension PortableKernels {
             let b = v & mask, g = (v &>> 8) & mask, r = (v &>> 16) & mask
             let y6 = (b &* vb &+ g &* vg &+ r &* vr &+ round6) &>> 8
             let spread = lanewiseMax(lanewiseMax(r, g), b) &- lanewiseMin(lanewiseMin(r, g), b)
-            let k = one &+ ((va &* (full &- spread) &+ half8) &>> 8)
-            let base = y6 &* one &+ round18
+            let k = one &+ ((start &- va &* spread) &>> 8)
+            let k64 = k &<< 6, y = y6 &* (one &- k) &+ round18
             @inline(__always) func channel(_ c: I) -> I {
-                lanewiseMin(lanewiseMax((base &+ ((c &<< 6) &- y6) &* k) &>> 18, .zero), hi)
+                lanewiseMin(lanewiseMax((c &* k64 &+ y) &>> 18, .zero), hi)
             }
             (dst + 4 &* x).storeBytes(of: channel(b) | (channel(g) &<< 8) | (channel(r) &<< 16) | (v & alpha), as: I.self)
             x &+= 8

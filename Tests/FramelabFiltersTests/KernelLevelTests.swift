@@ -206,6 +206,41 @@ import Testing
         }
     }
 
+    /// Vibrance at every level, and the portable loop, against its fixed-point definition as
+    /// the scalar tail (`Vibrance.applyVector`) writes it: y6 = luma at 6 fractional bits,
+    /// k = 4096 + ((amount·(255 − spread) + 128) >> 8), each channel
+    /// (y6·4096 + 2^17 + (64c − y6)·k) >> 18 clamped; alpha kept. The loops compute it in
+    /// another order (c·64k + Y), which must be the same integer for every pixel and amount.
+    @Test func vibranceMatchesItsFixedPointDefinitionAtEveryLevel() {
+        var rng = SplitMix64(seed: 9)
+        let width = 100
+        // Random pixels, and the extremes: gray (spread 0), black, white, pure channels.
+        var src = Self.bytes(4 * width, &rng)
+        for (i, pixel) in [[0, 0, 0, 7], [255, 255, 255, 0], [255, 0, 0, 1], [0, 255, 0, 2], [0, 0, 255, 3],
+                           [128, 128, 128, 255], [255, 0, 255, 9], [1, 254, 0, 4]].enumerated() {
+            src.replaceSubrange((4 * i)..<(4 * i + 4), with: pixel.map(UInt8.init))
+        }
+        for amount: Int32 in [-4112, -4000, -1, 0, 1, 2056, 4111, 4112] {
+            let definition = (0..<(4 * width)).map { i -> UInt8 in
+                let p = 4 * (i / 4), channel = i % 4
+                let b = Int32(src[p]), g = Int32(src[p + 1]), r = Int32(src[p + 2])
+                guard channel < 3 else { return src[p + 3] }
+                let y6 = (b * LumaWeights.b + g * LumaWeights.g + r * LumaWeights.r + 128) >> 8
+                let k = 4096 + ((amount * (255 - (max(r, g, b) - min(r, g, b))) + 128) >> 8)
+                let c = [b, g, r][channel]
+                return UInt8(clamping: (y6 * 4096 + (1 << 17) + ((c << 6) - y6) * k) >> 18)
+            }
+            for table in [KernelTable.portable] + Self.variants {
+                var out = [UInt8](repeating: 0xA5, count: 4 * width + 64)
+                let done = src.withUnsafeBytes { s in
+                    out.withUnsafeMutableBytes { table.vibrance(s.baseAddress!, $0.baseAddress!, width, amount) }
+                }
+                #expect(done >= width - 15, "vibrance \(amount) at \(table.name): did \(done) of \(width)")
+                #expect(Array(out[0..<(4 * done)]) == Array(definition[0..<(4 * done)]), "vibrance \(amount) at \(table.name)")
+            }
+        }
+    }
+
     /// Blend-with-mask at every level, and the portable kernels, against its definition:
     /// (f·m + b·(255 − m) + 128 + its high byte) >> 8 per sample, one mask byte a pixel, for
     /// the pixels the entry says it did (all but fewer than eight for BGRA and gray8, all
