@@ -29,10 +29,11 @@ enum RowParallel {
         }
         let pieces = min(count, workers * max(1, piecesPerWorker))
         withoutActuallyEscaping(body) { body in
-            // concurrentPerform returns only when every worker is done, so `body` does not escape.
+            // Both ways of running the workers return only when every worker is done, so
+            // `body` does not escape.
             let box = UncheckedSendable(body)
             let next = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let worker: @Sendable (Int) -> Void = { worker in
                 if pieces == workers {
                     box.value(worker, (count * worker / workers)..<(count * (worker + 1) / workers))
                     return
@@ -42,6 +43,11 @@ enum RowParallel {
                     guard k < pieces else { return }
                     box.value(worker, (count * k / pieces)..<(count * (k + 1) / pieces))
                 }
+            }
+            // The helpers that start at once (RowWorkers.swift); when they are busy with
+            // another caller's frame, or there are more workers than cores, Dispatch's pool.
+            if !RowWorkers.shared.run(workers: workers, worker) {
+                DispatchQueue.concurrentPerform(iterations: workers, execute: worker)
             }
         }
     }

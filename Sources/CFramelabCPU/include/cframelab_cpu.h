@@ -16,4 +16,15 @@ int framelab_cpu_has_x86_64_v4(void);
 /// AVX-512 VBMI (byte permutes such as vpermi2b) and AVX-512 VNNI (vpdpwssd), with the v4 set.
 int framelab_cpu_has_avx512_vbmi_vnni(void);
 
+/// The spin-wait hint (`pause` on x86-64, `yield` on arm64) for a thread polling a flag
+/// another thread will set: it lets a sibling hardware thread run and saves power; Swift
+/// has no portable spelling of it (RowWorkers.swift).
+static inline void framelab_cpu_relax(void) {
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
 #endif
