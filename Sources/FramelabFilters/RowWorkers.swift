@@ -10,10 +10,10 @@ import Synchronization
 /// 2-vCPU AMD EPYC (Zen 4, KVM), with two iterations of about 100 µs each, the second
 /// iteration started 58–61 µs after the call and both ran on the calling thread in 100 of
 /// 100 calls; at 220 µs each, in 64 of 100. A 1080p per-pixel frame at memory speed takes
-/// 0.1–0.3 ms, so the second thread did a fraction of it. A helper here polls for the next
-/// job for `spinWindow` after each one (a frame stream finds it polling, 0.1 µs to start)
-/// (yielding to any other runnable thread) and then sleeps on a semaphore (about 5 µs to
-/// wake), so it holds no core between streams.
+/// 0.1–0.3 ms, so the second thread did a fraction of it. After each job a helper polls for
+/// the next one for `spinWindow`, yielding to any other runnable thread (a frame stream
+/// finds it polling: 0.1 µs to start), then sleeps on a semaphore (about 5 µs to wake), so
+/// it holds no core between streams.
 ///
 /// One job at a time: a caller that finds the helpers busy (another thread's frame), or
 /// asks for more workers than the machine has cores, gets `false` and runs its workers
