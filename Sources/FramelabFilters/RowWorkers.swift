@@ -1,5 +1,6 @@
 import CFramelabCPU
 import Dispatch
+import FramelabCore
 import Glibc
 import Synchronization
 
@@ -12,8 +13,8 @@ import Synchronization
 /// 100 calls; at 220 µs each, in 64 of 100. A 1080p per-pixel frame at memory speed takes
 /// 0.1–0.3 ms, so the second thread did a fraction of it. After each job a helper polls for
 /// the next one for `spinWindow`, yielding to any other runnable thread (a frame stream
-/// finds it polling: 0.1 µs to start), then sleeps on a semaphore (about 5 µs to wake), so
-/// it holds no core between streams.
+/// finds it polling: 0.1 µs to start), then sleeps on the pool's `Monitor` (a condition
+/// variable: a few µs to wake), so it holds no core between streams.
 ///
 /// One job at a time: a caller that finds the helpers busy (another thread's frame), or
 /// asks for more workers than the machine has cores, gets `false` and runs its workers
@@ -45,8 +46,12 @@ final class RowWorkers: @unchecked Sendable {
     /// The current job's body; written before `state` is published (release), read after a
     /// helper sees it (acquire), cleared once every helper is done.
     private var job: ((Int) -> Void)?
-    /// The helpers started so far, each with its parking place; grown under `busy`.
-    private var helpers: [Helper] = []
+    /// Where helpers past their polling window sleep: `state`'s word again, set under the
+    /// monitor's lock after `state` is published, so a helper that finds no new job there
+    /// is asleep on the condition variable before the next publication wakes it.
+    private var parking = Monitor(0)
+    /// The helpers started so far; grown under `busy`.
+    private var helperCount = 0
 
     init(helperLimit: Int) { self.helperLimit = min(helperLimit, 255) }
 
@@ -58,15 +63,15 @@ final class RowWorkers: @unchecked Sendable {
         guard workers - 1 <= helperLimit,
               busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
         defer { busy.store(false, ordering: .releasing) }
-        while helpers.count < workers - 1 { startHelper(index: helpers.count + 1) }
+        while helperCount < workers - 1 { startHelper(index: helperCount + 1) }
         withoutActuallyEscaping(body) { body in
             job = body
             remaining.store(workers - 1, ordering: .relaxed)
-            let generation = (state.load(ordering: .relaxed) >> 8) &+ 1
-            state.store(generation << 8 | workers, ordering: .sequentiallyConsistent)
-            for helper in helpers where helper.parked.exchange(false, ordering: .sequentiallyConsistent) {
-                helper.wake.signal()
-            }
+            let word = ((state.load(ordering: .relaxed) >> 8) &+ 1) << 8 | workers
+            state.store(word, ordering: .releasing)
+            // One uncontended lock and broadcast a job: sleeping helpers wake, polling ones
+            // have usually seen `state` already.
+            parking.update { $0 = word }
             body(0)
             var polls = 0
             while remaining.load(ordering: .acquiring) > 0 { Self.relax(&polls) }
@@ -75,29 +80,24 @@ final class RowWorkers: @unchecked Sendable {
         return true
     }
 
-    /// After fork(), in the child: the helpers were the parent's threads.
+    /// After fork(), in the child: the helpers were the parent's threads, and one of them
+    /// may have held the monitor's lock at the fork, so the child parks on a new one.
     private func forgetHelpers() {
-        helpers = []
+        helperCount = 0
+        parking = Monitor(state.load(ordering: .relaxed))
         busy.store(false, ordering: .relaxed)
     }
 
-    /// A helper's parking place: `parked` is true while it sleeps (or is about to) on `wake`.
-    private final class Helper: Sendable {
-        let parked = Atomic<Bool>(false)
-        let wake = DispatchSemaphore(value: 0)
-    }
-
     private func startHelper(index: Int) {
-        let helper = Helper()
-        helpers.append(helper)
+        helperCount += 1
         // The generation it has seen is the last published one, read here and not by the new
         // thread, which may start after the job it was made for is published.
         let seen = state.load(ordering: .relaxed) >> 8
-        let context = Unmanaged.passRetained(HelperContext(pool: self, helper: helper, index: index, seen: seen)).toOpaque()
+        let context = Unmanaged.passRetained(HelperContext(pool: self, parking: parking, index: index, seen: seen)).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in
             let c = Unmanaged<HelperContext>.fromOpaque(context!).takeRetainedValue()
-            c.pool.serve(c.helper, index: c.index, seen: c.seen)
+            c.pool.serve(c.parking, index: c.index, seen: c.seen)
         }, context)
         // A thread the system refuses is a broken machine, not a user's input; the caller's
         // job would wait for it forever.
@@ -106,9 +106,9 @@ final class RowWorkers: @unchecked Sendable {
     }
 
     private final class HelperContext {
-        let pool: RowWorkers, helper: Helper, index: Int, seen: Int
-        init(pool: RowWorkers, helper: Helper, index: Int, seen: Int) {
-            (self.pool, self.helper, self.index, self.seen) = (pool, helper, index, seen)
+        let pool: RowWorkers, parking: Monitor<Int>, index: Int, seen: Int
+        init(pool: RowWorkers, parking: Monitor<Int>, index: Int, seen: Int) {
+            (self.pool, self.parking, self.index, self.seen) = (pool, parking, index, seen)
         }
     }
 
@@ -123,8 +123,9 @@ final class RowWorkers: @unchecked Sendable {
     }
 
     /// A helper's life: wait for a new generation (polling, then asleep), run its part if
-    /// the job has that many workers, report done.
-    private func serve(_ helper: Helper, index: Int, seen start: Int) -> Never {
+    /// the job has that many workers, report done. `parking` is passed in, not read from
+    /// `self`, which only a fork()ed child (with no helpers) ever changes.
+    private func serve(_ parking: Monitor<Int>, index: Int, seen start: Int) -> Never {
         var seen = start
         while true {
             var word = state.load(ordering: .acquiring)
@@ -138,19 +139,10 @@ final class RowWorkers: @unchecked Sendable {
                 }
             }
             if word >> 8 == seen {
-                // Sleep. The caller publishes `state`, then takes `parked` back and signals:
-                // either it sees `parked` (and signals), or this sees the new `state`.
-                helper.parked.store(true, ordering: .sequentiallyConsistent)
-                word = state.load(ordering: .sequentiallyConsistent)
-                if word >> 8 == seen || !helper.parked.exchange(false, ordering: .sequentiallyConsistent) {
-                    // Asleep until signalled, or the signal already on its way is taken.
-                    helper.wake.wait()
-                    word = state.load(ordering: .acquiring)
-                }
+                // Asleep until a job is published there (the monitor's lock orders it after
+                // the job's body).
+                word = parking.wait(until: { $0 >> 8 != seen }) { $0 }
             }
-            // Nothing new (a wake with no job: the next round sleeps again): never run a
-            // generation twice.
-            guard word >> 8 != seen else { continue }
             seen = word >> 8
             if index < word & 0xFF {
                 job!(index)
