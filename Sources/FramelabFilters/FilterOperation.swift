@@ -63,10 +63,14 @@ public protocol OperationKernel: AnyObject {
     func applyOpenCV(_ input: Mat, into output: Mat) throws
     /// Called on the calling thread before `bands` bands start.
     func prepare(bands: Int)
+    /// Rows of an output `height` rows high that repeat others (a generator's symmetry),
+    /// which a recipe copies instead of computing; nil for most operations.
+    func rowMirror(height: Int) -> RowMirror?
 }
 
 extension OperationKernel {
     public func prepare(bands: Int) {}
+    public func rowMirror(height: Int) -> RowMirror? { nil }
 }
 
 extension FilterOperation {
@@ -125,9 +129,12 @@ protocol PlainOperation: FilterOperation {
     func applyScalar(_ input: Mat, into output: Mat)
     func applyVector(_ input: Mat, into output: Mat, rows: Range<Int>, kernels: KernelTable)
     func applyOpenCV(_ input: Mat, into output: Mat) throws
+    func rowMirror(height: Int) -> RowMirror?
 }
 
 extension PlainOperation {
+    func rowMirror(height: Int) -> RowMirror? { nil }
+
     func kernel(for input: ImageShape, kernels: KernelTable) -> any OperationKernel {
         PlainKernel(self, kernels: kernels)
     }
@@ -150,4 +157,6 @@ final class PlainKernel<Operation: PlainOperation>: OperationKernel {
     }
 
     func applyOpenCV(_ input: Mat, into output: Mat) throws { try operation.applyOpenCV(input, into: output) }
+
+    func rowMirror(height: Int) -> RowMirror? { operation.rowMirror(height: height) }
 }

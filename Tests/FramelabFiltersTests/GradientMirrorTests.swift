@@ -91,3 +91,38 @@ import Testing
         }
     }
 }
+
+/// A recipe of a lone radial gradient shares out only the rows it computes and copies their
+/// mirror images (`RowMirror`, `CompiledPass.runMirrored`): on any number of threads, the
+/// frame is the one the SIMD path renders in one call, byte for byte.
+@Suite struct GradientRecipeMirrorTests {
+    @Test func mirroredRowsAreThoseWithAPartnerInsideTheImage() {
+        #expect(RowMirror(sum: 1079, height: 1080)?.copies == 540..<1080, "the default centre at 1080p")
+        #expect(RowMirror(sum: 48, height: 49)?.copies == 25..<49, "row 24 is the centre")
+        #expect(RowMirror(sum: 49, height: 100)?.copies == 25..<50, "centre 0.25: the rows below 2c are computed")
+        #expect(RowMirror(sum: 179, height: 100)?.copies == 90..<100, "centre 0.9")
+        #expect(RowMirror(sum: 0, height: 10) == nil && RowMirror(sum: -5, height: 10) == nil && RowMirror(sum: nil, height: 10) == nil)
+        #expect(RowMirror(sum: 30, height: 10) == nil, "the centre below the image: no partner inside")
+        let m = RowMirror(sum: 49, height: 100)!
+        #expect((0..<(100 - m.copies.count)).map(m.computedRow) == Array(0..<25) + Array(50..<100))
+    }
+
+    @Test(arguments: [PixelFormat.bgra8, .bgr8])
+    func aLoneGradientRecipeIsTheSIMDFrameOnAnyThreads(format: PixelFormat) throws {
+        let registry = FilterRegistry.builtIns
+        let centres = ["0.5 0.5", "0.3 0.25", "0.5 0.9", "0.5 0.333", "0.5 0", "0.5 1"]
+        for centre in centres {
+            let spec = try ElementSpec(parsing: "radialGradient:center=\(centre),radius0=2,radius1=30")
+            for (width, height) in [(64, 48), (61, 49), (37, 1), (40, 2), (33, 101)] {
+                let input = Mat(format: format, width: width, height: height)
+                let simd = try registry.instantiate(spec, path: .simd).process(input)
+                for threads in [1, 2, 3, 5] {
+                    let recipe = try registry.instantiateChain([spec], path: .recipe, threads: threads)
+                    var out = input
+                    for f in recipe { out = try f.process(out) }
+                    #expect(out.maxAbsDifference(to: simd) == 0, "\(format) \(width)x\(height) centre \(centre) on \(threads) threads")
+                }
+            }
+        }
+    }
+}

@@ -36,6 +36,13 @@ struct GeneratorOperation: PlainOperation {
         generator.renderVector(into: output, rows: rows, kernels: kernels)
     }
 
+    /// A radial gradient's rows mirror about a centre on a half or whole pixel, computed as
+    /// `renderVector` computes it.
+    func rowMirror(height: Int) -> RowMirror? {
+        guard case let .radialGradient(_, cy, _, _, _, _) = generator else { return nil }
+        return RowMirror(sum: MirrorRows.mirrorSum(centre: Float(cy * Double(height))), height: height)
+    }
+
     func applyOpenCV(_ input: Mat, into output: Mat) throws {
         guard case .constantColor(let color) = generator else { throw noOpenCV() }
         try output.openCVFill(x: 0, y: 0, width: output.width, height: output.height,

@@ -30,6 +30,27 @@ struct MirrorRows {
     }
 }
 
+/// The rows of an operation's whole output that repeat earlier ones: row y in `copies`
+/// holds row `sum − y`, which lies before `copies`. A recipe shares the other rows out
+/// among its threads and copies these from their partners (`CompiledPass`): handed every
+/// row, a thread's call computed rows whose partners another call had rendered.
+public struct RowMirror: Equatable, Sendable {
+    public let copies: Range<Int>
+    public let sum: Int
+
+    /// Rows mirrored about sum / 2 (`MirrorRows.mirrorSum`) in an image of `height` rows;
+    /// nil when no row has a partner inside it.
+    init?(sum: Int?, height: Int) {
+        guard let sum, sum >= 1 else { return nil }
+        let first = sum / 2 + 1, end = min(height, sum + 1)
+        guard first < end else { return nil }
+        (copies, self.sum) = (first..<end, sum)
+    }
+
+    /// The rows an operation computes, `count` of them, from an index among them.
+    func computedRow(_ index: Int) -> Int { index < copies.lowerBound ? index : index + copies.count }
+}
+
 /// A radial gradient's columns mirror about its centre in the same way: columns x and
 /// m − x (m = 2c − 1) hold the same pixel when 2c is a whole number, exactly (x + 0.5 − c
 /// is computed exactly, and rounding is symmetric). Columns from about the centre to the
