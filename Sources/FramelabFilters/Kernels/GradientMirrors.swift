@@ -47,7 +47,8 @@ public struct RowMirror: Equatable, Sendable {
         (copies, self.sum) = (first..<end, sum)
     }
 
-    /// The rows an operation computes, `count` of them, from an index among them.
+    /// The `index`-th of the rows computed (all but `copies`, in order): rows before
+    /// `copies` as they are, the others past it.
     func computedRow(_ index: Int) -> Int { index < copies.lowerBound ? index : index + copies.count }
 }
 
