@@ -10,14 +10,16 @@ import _Builtin_intrinsics.intel
 ///   puts them back in pixel order, where the portable loop clamps with six min/max and
 ///   re-interleaves with shifts and ORs (12 instructions become 5).
 /// The channel values before the clamp lie within ±800, so the 16-bit pack is exact.
-/// (`vpmaddwd` for the two remaining products, exact for vibrance's amounts, measured no
-/// faster than `vpmulld` here.) Zen 3, 1080p, `bench filters --filter vibrance --paths
-/// simd`, three alternating runs: 1.29–1.31 ms before, 1.08–1.14 ms after.
+/// Zen 3, 1080p, `bench filters --filter vibrance --paths simd`, three alternating runs:
+/// 1.29–1.31 ms before, 1.08–1.14 ms after.
 /// Each channel is c·(64k) + Y with Y = y6·(4096 − k) + 2^17 worked out once a pixel, the
 /// same integer as the portable loop's y6·4096 + 2^17 + (64c − y6)·k: three instructions a
 /// channel, not five (`PortableKernels.vibrance` says why it is exact). 36 vector
 /// instructions per eight pixels in place of 41; AMD EPYC family 25 model 17 (Zen 4), C
 /// harness, 1080p, min of 100: 0.88 → 0.79 ms.
+/// Every product is a `vpmaddwd` (one micro-op), not a `vpmulld` (two on Intel cores; one on
+/// Zen, where the change measured nothing on Zen 3): Intel Xeon family 6 model 207, 1080p,
+/// three alternating runs, 1.40–1.43 → 1.21–1.23 ms (bgr8 1.64–1.65 → 1.43–1.44).
 enum AVX2VibranceStep {
     /// The vector part of one BGRA row, `s` to `d` (the same row is fine); returns the
     /// first pixel not done. Not inlined: one small loop with the constants in registers.
@@ -65,7 +67,8 @@ enum AVX2VibranceStep {
          // rounding 128, which multiplies the 1 put in G's high half (`highOne`).
          blueRed: _mm256_set1_epi32(LumaWeights.b | (LumaWeights.r << 16)),
          greenRound: _mm256_set1_epi32(LumaWeights.g | (128 << 16)), highOne: _mm256_set1_epi32(1 << 16),
-         amount: _mm256_set1_epi32(amount), kStart: _mm256_set1_epi32(PortableKernels.vibranceStart(amount)),
+         // The amount in the low 16 bits of each lane only (|amount| ≤ 4112), for `vpmaddwd`.
+         amount: _mm256_set1_epi32(amount & 0xFFFF), kStart: _mm256_set1_epi32(PortableKernels.vibranceStart(amount)),
          one: _mm256_set1_epi32(4096), round18: _mm256_set1_epi32(1 << 17),
          green: _mm256_setr_epi8(1, -1, -1, -1, 5, -1, -1, -1, 9, -1, -1, -1, 13, -1, -1, -1,
                                  1, -1, -1, -1, 5, -1, -1, -1, 9, -1, -1, -1, 13, -1, -1, -1),
@@ -84,12 +87,17 @@ enum AVX2VibranceStep {
         let y6 = _mm256_srai_epi32(weighted, 8)
         let spread = _mm256_sub_epi32(_mm256_max_epi32(_mm256_max_epi32(r, g), b),
                                       _mm256_min_epi32(_mm256_min_epi32(r, g), b))
+        // Every product is a `vpmaddwd` of two values that fit 16 bits, the upper half of one
+        // of them 0, so exact: spread 0…255 by |amount| ≤ 4112; y6 0…16320 by 4096 − k in
+        // −4096…4096; a channel 0…255 by k in 0…8192. `vpmulld` is two micro-ops on Intel
+        // cores (one on Zen).
         // k = 4096 + ((255·amount + 128 − amount·spread) >> 8), at 12 fractional bits.
-        let k = _mm256_add_epi32(c.one, _mm256_srai_epi32(_mm256_sub_epi32(c.kStart, _mm256_mullo_epi32(c.amount, spread)), 8))
-        let k64 = _mm256_slli_epi32(k, 6)
-        let y = _mm256_add_epi32(_mm256_mullo_epi32(y6, _mm256_sub_epi32(c.one, k)), c.round18)
+        let k = _mm256_add_epi32(c.one, _mm256_srai_epi32(_mm256_sub_epi32(c.kStart, _mm256_madd_epi16(spread, c.amount)), 8))
+        // (c·64k + Y) >> 18 is (c·k + (Y >> 6)) >> 12: c·k is whole, so dropping Y's low six
+        // bits first cannot move the result across a multiple of 2^12.
+        let y = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(y6, _mm256_sub_epi32(c.one, k)), c.round18), 6)
         @inline(__always) func channel(_ x: __m256i) -> __m256i {
-            _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, k64), y), 18)
+            _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(x, k), y), 12)
         }
         return _mm256_packus_epi16(_mm256_packs_epi32(channel(b), channel(g)),
                                    _mm256_packs_epi32(channel(r), _mm256_srli_epi32(v, 24)))
