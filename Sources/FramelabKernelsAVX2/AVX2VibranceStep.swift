@@ -14,12 +14,13 @@ import _Builtin_intrinsics.intel
 /// 1.29–1.31 ms before, 1.08–1.14 ms after.
 /// Each channel is c·(64k) + Y with Y = y6·(4096 − k) + 2^17 worked out once a pixel, the
 /// same integer as the portable loop's y6·4096 + 2^17 + (64c − y6)·k: three instructions a
-/// channel, not five (`PortableKernels.vibrance` says why it is exact). 36 vector
-/// instructions per eight pixels in place of 41; AMD EPYC family 25 model 17 (Zen 4), C
-/// harness, 1080p, min of 100: 0.88 → 0.79 ms.
-/// Every product is a `vpmaddwd` (one micro-op), not a `vpmulld` (two on Intel cores; one on
-/// Zen, where the change measured nothing on Zen 3): Intel Xeon family 6 model 207, 1080p,
-/// three alternating runs, 1.40–1.43 → 1.21–1.23 ms (bgr8 1.64–1.65 → 1.43–1.44).
+/// channel, not five (`PortableKernels.vibrance` says why it is exact); AMD EPYC family 25
+/// model 17 (Zen 4), C harness, 1080p, min of 100: 0.88 → 0.79 ms. Here it is computed as
+/// (c·k + (Y >> 6)) >> 12, the same integer (`packed` says why), so that every product is a
+/// `vpmaddwd` (one micro-op) and none a `vpmulld` (two on Intel cores, one on Zen; not
+/// re-measured on Zen): Intel Xeon family 6 model 207, 1080p, three alternating runs,
+/// 1.40–1.43 → 1.21–1.23 ms (bgr8 1.64–1.65 → 1.43–1.44). 36 vector instructions per eight
+/// pixels besides the load and store, as before this change (41 before the first).
 enum AVX2VibranceStep {
     /// The vector part of one BGRA row, `s` to `d` (the same row is fine); returns the
     /// first pixel not done. Not inlined: one small loop with the constants in registers.
