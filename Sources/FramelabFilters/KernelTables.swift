@@ -25,17 +25,17 @@ extension KernelTable {
         resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal,
         cascadeRow: AVX2Kernels.cascadeRow, widenThreeByte: AVX2Kernels.widenThreeByte, narrowThreeByte: AVX2Kernels.narrowThreeByte)
 
-    /// Vibrance is the avx2 level's loop (`AVX2VibranceStep`, 256-bit packs and `vpmaddwd`,
-    /// which any x86-64-v4 CPU runs; on bgr8 too): on a Xeon family 6 model 207 it took 1.67–1.73 ms at
-    /// 1080p where the portable loop compiled for v4 took 1.99–2.19 ms (docs/filters.md).
-    /// So are blend-with-mask and source-over: the same on BGRA, and on bgr8 (through the
-    /// buffer, widened by the avx2 module's shuffles inlined there) 1.33–1.45 ms at 1080p on
-    /// the same Xeon where the avx512 module's copies took 1.57–1.74.
+    /// Vibrance on BGRA is `AVX2VibranceStep` on 512-bit registers (`avx512VibranceSixteen`);
+    /// on bgr8 it is the avx2 level's loop, which any x86-64-v4 CPU runs.
+    /// Blend-with-mask and source-over are the avx2 level's loops, on BGRA and on bgr8
+    /// (through the buffer, widened by the avx2 module's shuffles inlined there): on bgr8
+    /// 1.33–1.45 ms at 1080p on a Xeon family 6 model 207 where the avx512 module's copies
+    /// took 1.57–1.74.
     static let avx512 = KernelTable(
         name: "avx512", matrix3: AVX512Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX512Kernels.matrix4,
         matrixCurve: AVX512Kernels.matrixCurve, matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX512Kernels.curve,
         curveThreeByte: AVX2Kernels.curveThreeByte, pairLookup: AVX512Kernels.pairLookup,
-        luma: AVX512Kernels.luma, vibrance: AVX2Kernels.vibrance, vibranceThreeByte: AVX2Kernels.vibranceThreeByte, blend: AVX2Kernels.blend,
+        luma: AVX512Kernels.luma, vibrance: AVX512Kernels.vibrance, vibranceThreeByte: AVX2Kernels.vibranceThreeByte, blend: AVX2Kernels.blend,
         sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX512Kernels.blurInterleave, blurHorizontal: AVX512Kernels.blurHorizontal,
         blurVertical: AVX512Kernels.blurVertical, blurVerticalTwo: AVX512Kernels.blurVerticalTwo, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
         resizeVertical: AVX512Kernels.resizeVertical, resizeHorizontal: AVX512Kernels.resizeHorizontal,

@@ -58,6 +58,13 @@ public enum AVX512Kernels {
         PortableKernels.luma(s, d, width)
     }
 
+    /// Vibrance sixteen pixels a step (`avx512VibranceSixteen`), the last under a mask;
+    /// returns `width`. On bgr8 rows the level uses the avx2 module's loop.
+    public static func vibrance(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {
+        let c = avx512VibranceSplats(amount)
+        return avx512Row(s, d, width) { avx512VibranceSixteen($0, c) }
+    }
+
     // Blend-with-mask and source-over: the avx2 module's (`KernelTables.swift` says why).
 
     public static func blurInterleave(_ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>,
