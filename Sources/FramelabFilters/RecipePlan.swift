@@ -84,6 +84,11 @@ public struct RecipePlan: Sendable {
         for (i, pass) in passes.enumerated() {
             lines.append("  pass \(i + 1) [\(pass.names.joined(separator: ", "))]: " + stepLabels(pass).joined(separator: " → "))
             lines += sharedLoops(pass).map { "    " + $0 }
+            let copied = copiedRows(pass)
+            if copied > 0 {
+                lines.append("    \(copied) of \(pass.output.height) rows mirror rows above them about the centre: copied, not computed "
+                             + "(the threads share out the other \(pass.output.height - copied))")
+            }
         }
         if passes.count > 1 { lines.append("  \(passes.count - 1) full-frame intermediate(s) between passes") }
         return lines.joined(separator: "\n")
@@ -110,6 +115,15 @@ public struct RecipePlan: Sendable {
         zip(pass.colors, pass.colors.dropFirst()).compactMap { first, next in
             first.step.sharedLoop(with: next.step, format: pass.input.format)
         }
+    }
+
+    /// How many of `pass`'s output rows repeat rows above them (a lone radial gradient's
+    /// mirror about its centre), which the renderer copies instead of computing
+    /// (`CompiledPass.runMirrored`, under the same conditions); 0 for other passes.
+    public func copiedRows(_ pass: Pass) -> Int {
+        guard pass.colors.isEmpty, pass.conversion == nil, let head = pass.head as? any PlainOperation,
+              let mirror = head.rowMirror(height: pass.output.height) else { return 0 }
+        return mirror.copies.count
     }
 
     static func shapeText(_ s: ImageShape) -> String { "\(s.format) \(s.width)x\(s.height)" }

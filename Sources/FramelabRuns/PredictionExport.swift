@@ -31,7 +31,7 @@ public enum PredictionExport {
                              groundTruth: String? = nil) throws -> Result {
         let several = detectors.count > 1
         if several { try makeFolder(out) }
-        let targets = try detectors.map { k -> String in
+        let targets = detectors.map { k -> String in
             guard several else { return out }
             let name = fileName(recorded.labels[k])
             return (out as NSString).appendingPathComponent(format == .wider ? name : name + (format == .coco ? ".json" : ".txt"))

@@ -15,7 +15,7 @@ struct FiltersCommand: ParsableCommand {
             --json prints {"filters": [{"name", "summary", "origin", "version", "formats", "paths", "parameters": \
             [{"name", "type", "range", "default", "summary"}]}], "clashes": [...]}; with --explain, \
             {"operations", "threads", "input", "output" ({"format", "width", "height"}), "passes": [{"filters", \
-            "input", "output", "steps", "shared_loops"}], "intermediates"}.
+            "input", "output", "steps", "shared_loops", "copied_rows"}], "intermediates"}.
             """)
 
     @Flag(name: .long, help: "Print the fused recipe plan of the --filter chain instead of the list.")

@@ -37,6 +37,8 @@ struct RecipePlanJSON: Encodable {
         /// What the pass does per row, in order (as `--explain` prints it).
         let steps: [String]
         let shared_loops: [String]
+        /// Output rows copied from the rows they mirror instead of computed (a lone radial gradient).
+        let copied_rows: Int
     }
 
     let operations: Int
@@ -53,7 +55,7 @@ struct RecipePlanJSON: Encodable {
         output = Shape(plan.output)
         passes = plan.passes.map {
             Pass(filters: $0.names, input: Shape($0.input), output: Shape($0.output), steps: plan.stepLabels($0),
-                 shared_loops: plan.sharedLoops($0))
+                 shared_loops: plan.sharedLoops($0), copied_rows: plan.copiedRows($0))
         }
         intermediates = max(0, plan.passes.count - 1)
     }

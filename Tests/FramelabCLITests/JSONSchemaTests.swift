@@ -199,7 +199,8 @@ import Testing
         let plan = try document(["filters", "--explain"] + chain + ["--size", "320x240", "--json"], .object([
             "operations": .integer, "threads": .integer, "input": shape, "output": shape, "intermediates": .integer,
             "passes": .array(.object(["filters": .array(.string), "input": shape, "output": shape,
-                                      "steps": .array(.string), "shared_loops": .array(.string)]))]))
+                                      "steps": .array(.string), "shared_loops": .array(.string),
+                                      "copied_rows": .integer]))]))
         // The document and the text describe the same plan.
         let text = try Self.succeed(["filters", "--explain"] + chain + ["--size", "320x240"]).stdout
         let passLines = text.split(separator: "\n").filter { $0.hasPrefix("  pass ") }.count

@@ -107,6 +107,23 @@ import Testing
         #expect((0..<(100 - m.copies.count)).map(m.computedRow) == Array(0..<25) + Array(50..<100))
     }
 
+    /// `filters --explain` names the rows the renderer copies: a lone gradient's, none once a
+    /// colour step joins its pass (which then renders every row).
+    @Test func thePlanCountsTheRowsItCopies() throws {
+        let registry = FilterRegistry.builtIns
+        func copied(_ specs: [String], height: Int) throws -> [Int] {
+            let plan = try registry.recipe(specs.map { try ElementSpec(parsing: $0) }).plan(format: .bgra8, width: 64, height: height)
+            return plan.passes.map(plan.copiedRows)
+        }
+        #expect(try copied(["radialGradient"], height: 1080) == [540])
+        #expect(try copied(["radialGradient:center=0.5 0.25"], height: 100) == [25])
+        #expect(try copied(["radialGradient:center=0.5 0.333"], height: 100) == [0], "33.3 is not on a half pixel")
+        #expect(try copied(["radialGradient", "sepia"], height: 1080) == [0])
+        #expect(try copied(["sepia"], height: 1080) == [0])
+        let text = try registry.recipe([try ElementSpec(parsing: "radialGradient")]).explain(format: .bgra8, width: 64, height: 48)
+        #expect(text.contains("24 of 48 rows mirror rows above them"))
+    }
+
     @Test(arguments: [PixelFormat.bgra8, .bgr8])
     func aLoneGradientRecipeIsTheSIMDFrameOnAnyThreads(format: PixelFormat) throws {
         let registry = FilterRegistry.builtIns

@@ -40,7 +40,7 @@ struct GeneratorOperation: PlainOperation {
     /// `renderVector` computes it.
     func rowMirror(height: Int) -> RowMirror? {
         guard case let .radialGradient(_, cy, _, _, _, _) = generator else { return nil }
-        return RowMirror(sum: MirrorRows.mirrorSum(centre: Float(cy * Double(height))), height: height)
+        return RowMirror(sum: MirrorRows.mirrorSum(centre: Generator.centre(cy, of: height)), height: height)
     }
 
     func applyOpenCV(_ input: Mat, into output: Mat) throws {
@@ -57,6 +57,13 @@ public enum Generator: Sendable, Equatable {
     /// colour 1 beyond radius1, linear in between.
     case radialGradient(centerX: Double, centerY: Double, radius0: Double, radius1: Double,
                         color0: RGBAColor, color1: RGBAColor)
+
+    /// The gradient's centre on one axis in pixels, as the vector path computes it: the
+    /// fraction times the size, in Float. The recipe's row mirror (`rowMirror`) pairs rows
+    /// about this same value, so the rows it copies are the ones the path would compute.
+    static func centre(_ fraction: Double, of size: Int) -> Float {
+        Float(fraction * Double(size))
+    }
 
     /// The scalar reference, in Double, for bgra8, bgr8 (alpha dropped) or gray8 (the red
     /// component, for masks).
@@ -132,7 +139,7 @@ public enum Generator: Sendable, Equatable {
         case let .radialGradient(cx, cy, r0, r1, c0, c1):
             let from = c0.bgra.map { Float($0) }, delta = zip(c0.bgra, c1.bgra).map { Float($1 - $0) }
             let width = output.width
-            let centre = (Float(cx * Double(width)), Float(cy * Double(output.height)))
+            let centre = (Self.centre(cx, of: width), Self.centre(cy, of: output.height))
             let row = GradientRow(colours: from + delta, centreX: centre.0, inner: Float(r0),
                                   span: Float(max(r1 - r0, 1e-9)), kernels: kernels)
             // Positions for the pixels the BGRA kernel leaves (all of a gray8 row);
