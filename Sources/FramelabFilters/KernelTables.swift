@@ -42,16 +42,18 @@ extension KernelTable {
         cascadeRow: AVX512Kernels.cascadeRow, widenThreeByte: AVX2Kernels.widenThreeByte, narrowThreeByte: AVX2Kernels.narrowThreeByte)
 
     /// The avx512 level on a CPU with VBMI and VNNI: the same table but for curves and the
-    /// fused matrix-curve loop, which look the curve up by byte permutes in registers, and
-    /// the colour matrix, in 16-bit fixed point where its weights fit; on bgr8 rows both
-    /// widen and narrow by `vpermb`, sixteen pixels a step (`AVX512VBMIThreeByte.swift`).
+    /// fused matrix-curve loop, which look the curve up by byte permutes in registers, the
+    /// colour matrix, in 16-bit fixed point where its weights fit, and vibrance, whose
+    /// multiply-adds are VNNI's; on bgr8 rows these widen and narrow by `vpermb`, sixteen
+    /// pixels a step (`AVX512VBMIThreeByte.swift`).
     static let avx512VBMI = avx512.replacing(name: avx512VBMIName, matrix3: AVX512VBMIKernels.matrix3,
                                              matrix3ThreeByte: AVX512VBMIKernels.matrix3ThreeByte,
                                              matrixCurve: AVX512VBMIKernels.matrixCurve,
                                              matrixCurveThreeByte: AVX512VBMIKernels.matrixCurveThreeByte, curve: AVX512VBMIKernels.curve,
-                                             curveThreeByte: AVX512VBMIKernels.curveThreeByte)
+                                             curveThreeByte: AVX512VBMIKernels.curveThreeByte,
+                                             vibrance: AVX512VBMIKernels.vibrance, vibranceThreeByte: AVX512VBMIKernels.vibranceThreeByte)
 
-    /// This table with other matrix and curve entries (built here, in baseline code, like the tables).
+    /// This table with other matrix, curve and vibrance entries (built here, in baseline code, like the tables).
     private func replacing(name: String,
                            matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>,
                                                                      UnsafePointer<Int32>?, ClampNeed) -> Int,
@@ -68,7 +70,10 @@ extension KernelTable {
                                                        UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Int,
                            curveThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int,
                                                                 UnsafePointer<UInt8>, UnsafePointer<UInt16>,
-                                                                UnsafePointer<UInt32>) -> Int) -> KernelTable {
+                                                                UnsafePointer<UInt32>) -> Int,
+                           vibrance: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int32) -> Int,
+                           vibranceThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int,
+                                                                   Int32) -> Int) -> KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix3ThreeByte: matrix3ThreeByte, matrix4: matrix4, matrixCurve: matrixCurve,
                     matrixCurveThreeByte: matrixCurveThreeByte, curve: curve, curveThreeByte: curveThreeByte,
                     pairLookup: pairLookup, luma: luma, vibrance: vibrance, vibranceThreeByte: vibranceThreeByte, blend: blend, sourceOver: sourceOver,

@@ -23,6 +23,13 @@ public enum AVX512VBMIKernels {
     /// True in an x86-64 build (the entry points below exist only there).
     public static let isBuilt = true
 
+    /// Vibrance sixteen pixels a step, with VNNI's multiply-adds (`avx512VibranceSixteen`);
+    /// returns `width`.
+    public static func vibrance(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {
+        let c = avx512VibranceSplats(amount)
+        return avx512Row(s, d, width) { avx512VibranceSixteen($0, c) }
+    }
+
     public static func curve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ bytes: UnsafePointer<UInt8>,
                              _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         let t = curveTables(bytes)

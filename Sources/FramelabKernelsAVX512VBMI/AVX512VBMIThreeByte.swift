@@ -2,8 +2,8 @@
 import FramelabKernels
 import _Builtin_intrinsics.intel
 
-/// bgr8 rows straight through the fixed-point matrix, the matrix then the curve, and the
-/// curve alone (`curveThreeByte`, on the bytes where they are). The matrix loops take
+/// bgr8 rows straight through the fixed-point matrix, the matrix then the curve, vibrance,
+/// and the curve alone (`curveThreeByte`, on the bytes where they are). The matrix loops take
 /// sixteen pixels (48 bytes) a step: a masked load of exactly the 48 bytes, one `vpermb`
 /// to BGRA lanes, the same sixteen-pixel steps as the BGRA loops (`avx512IntegerMatrixSixteen`,
 /// `curveSixteen`), one `vpermb` back to three bytes a pixel and a masked store of the 48
@@ -22,6 +22,14 @@ extension AVX512VBMIKernels {
         let t = curveTables(bytes), c = avx512IntegerMatrixSplats(fixed)
         if sameOnEveryChannel(t) { return threeByteRow(s, d, width) { sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t) } }
         return threeByteRow(s, d, width) { curveSixteen(avx512IntegerMatrixSixteen($0, c), t) }
+    }
+
+    /// Vibrance on a bgr8 row, sixteen pixels a step (`avx512VibranceSixteen` between the
+    /// widening and narrowing permutes); returns `width`.
+    public static func vibranceThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                         _ amount: Int32) -> Int {
+        let c = avx512VibranceSplats(amount)
+        return threeByteRow(s, d, width) { avx512VibranceSixteen($0, c) }
     }
 
     /// The curve on a bgr8 row's bytes where they are: with one table for all three channels
