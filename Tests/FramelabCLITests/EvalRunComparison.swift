@@ -20,13 +20,18 @@ enum EvalRunComparison {
         return list
     }
 
-    /// A dataset of the bundled sample's images plus one missing image (a failed frame), as CSV.
+    /// A dataset of the bundled sample's images plus one missing image (a failed frame), as
+    /// CSV in `dir`, beside a link to the sample's images folder: the image names stay the
+    /// sample's own (`images/astronaut.png`, …, and `gone.png`), so the shard each lands in
+    /// (`fnv1a64(name) mod N`) is the same wherever the checkout and `dir` are. With names
+    /// holding absolute paths, a checkout elsewhere could leave a shard of three with only
+    /// the missing image, and its eval fails. Of three shards, 0 and 2 get three images
+    /// each, 1 gets camera.png; gone.png goes to 2.
     static func sampleWithAFailure(in dir: URL) throws -> String {
-        let sample = TestSupport.packageRoot.appendingPathComponent("Datasets/sample/faces.csv")
-        var text = try String(contentsOf: sample, encoding: .utf8)
-        let images = TestSupport.packageRoot.appendingPathComponent("Datasets/sample/images").path
-        text = text.replacingOccurrences(of: "\nimages/", with: "\n\(images)/")
-        text += "\(dir.path)/gone.png,10,10,40,40\n"
+        let sample = TestSupport.packageRoot.appendingPathComponent("Datasets/sample")
+        let text = try String(contentsOf: sample.appendingPathComponent("faces.csv"), encoding: .utf8) + "gone.png,10,10,40,40\n"
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("images"),
+                                                   withDestinationURL: sample.appendingPathComponent("images"))
         let csv = dir.appendingPathComponent("faces.csv").path
         try text.write(toFile: csv, atomically: true, encoding: .utf8)
         return "csv:" + csv
