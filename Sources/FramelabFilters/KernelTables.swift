@@ -18,7 +18,7 @@ extension KernelTable {
     static let avx2 = KernelTable(
         name: "avx2", matrix3: AVX2Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX2Kernels.matrix4, matrixCurve: AVX2Kernels.matrixCurve,
         matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX2Kernels.curve,
-        curveThreeByte: AVX2Kernels.curveThreeByte, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, vibrance: AVX2Kernels.vibrance,
+        curveThreeByte: AVX2Kernels.curveThreeByte, pairLookup: AVX2Kernels.pairLookup, luma: AVX2Kernels.luma, lumaThreeByte: { _, _, _ in 0 }, vibrance: AVX2Kernels.vibrance,
         vibranceThreeByte: AVX2Kernels.vibranceThreeByte,
         blend: AVX2Kernels.blend, sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX2Kernels.blurInterleave, blurHorizontal: AVX2Kernels.blurHorizontal,
         blurVertical: AVX2Kernels.blurVertical, blurVerticalTwo: AVX2Kernels.blurVerticalTwo, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
@@ -35,7 +35,7 @@ extension KernelTable {
         name: "avx512", matrix3: AVX512Kernels.matrix3, matrix3ThreeByte: AVX2Kernels.matrix3ThreeByte, matrix4: AVX512Kernels.matrix4,
         matrixCurve: AVX512Kernels.matrixCurve, matrixCurveThreeByte: AVX2Kernels.matrixCurveThreeByte, curve: AVX512Kernels.curve,
         curveThreeByte: AVX2Kernels.curveThreeByte, pairLookup: AVX512Kernels.pairLookup,
-        luma: AVX512Kernels.luma, vibrance: AVX512Kernels.vibrance, vibranceThreeByte: AVX2Kernels.vibranceThreeByte, blend: AVX2Kernels.blend,
+        luma: AVX512Kernels.luma, lumaThreeByte: { _, _, _ in 0 }, vibrance: AVX512Kernels.vibrance, vibranceThreeByte: AVX2Kernels.vibranceThreeByte, blend: AVX2Kernels.blend,
         sourceOver: AVX2Kernels.sourceOver, blurInterleave: AVX512Kernels.blurInterleave, blurHorizontal: AVX512Kernels.blurHorizontal,
         blurVertical: AVX512Kernels.blurVertical, blurVerticalTwo: AVX512Kernels.blurVerticalTwo, gradient: AVX512Kernels.gradient, gradientBGRA: AVX512Kernels.gradientBGRA, fill: AVX512Kernels.fill,
         resizeVertical: AVX512Kernels.resizeVertical, resizeHorizontal: AVX512Kernels.resizeHorizontal,
@@ -51,9 +51,10 @@ extension KernelTable {
                                              matrixCurve: AVX512VBMIKernels.matrixCurve,
                                              matrixCurveThreeByte: AVX512VBMIKernels.matrixCurveThreeByte, curve: AVX512VBMIKernels.curve,
                                              curveThreeByte: AVX512VBMIKernels.curveThreeByte,
-                                             vibrance: AVX512VBMIKernels.vibrance, vibranceThreeByte: AVX512VBMIKernels.vibranceThreeByte)
+                                             vibrance: AVX512VBMIKernels.vibrance, vibranceThreeByte: AVX512VBMIKernels.vibranceThreeByte,
+                                             lumaThreeByte: AVX512VBMIKernels.lumaThreeByte)
 
-    /// This table with other matrix, curve and vibrance entries (built here, in baseline code, like the tables).
+    /// This table with other matrix, curve, vibrance and bgr8 luma entries (built here, in baseline code, like the tables).
     private func replacing(name: String,
                            matrix3: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, UnsafePointer<Float>,
                                                                      UnsafePointer<Int32>?, ClampNeed) -> Int,
@@ -73,10 +74,12 @@ extension KernelTable {
                                                                 UnsafePointer<UInt32>) -> Int,
                            vibrance: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int32) -> Int,
                            vibranceThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int,
-                                                                   Int32) -> Int) -> KernelTable {
+                                                                   Int32) -> Int,
+                           lumaThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Int)
+        -> KernelTable {
         KernelTable(name: name, matrix3: matrix3, matrix3ThreeByte: matrix3ThreeByte, matrix4: matrix4, matrixCurve: matrixCurve,
                     matrixCurveThreeByte: matrixCurveThreeByte, curve: curve, curveThreeByte: curveThreeByte,
-                    pairLookup: pairLookup, luma: luma, vibrance: vibrance, vibranceThreeByte: vibranceThreeByte, blend: blend, sourceOver: sourceOver,
+                    pairLookup: pairLookup, luma: luma, lumaThreeByte: lumaThreeByte, vibrance: vibrance, vibranceThreeByte: vibranceThreeByte, blend: blend, sourceOver: sourceOver,
                     blurInterleave: blurInterleave, blurHorizontal: blurHorizontal, blurVertical: blurVertical, blurVerticalTwo: blurVerticalTwo, gradient: gradient, gradientBGRA: gradientBGRA, fill: fill,
                     resizeVertical: resizeVertical, resizeHorizontal: resizeHorizontal, cascadeRow: cascadeRow,
                     widenThreeByte: widenThreeByte, narrowThreeByte: narrowThreeByte)

@@ -59,6 +59,10 @@ public struct KernelTable: Sendable {
                                       _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Void
     /// BGRA pixels to gray bytes with `LumaWeights` (14 fractional bits).
     public let luma: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int) -> Int
+    /// bgr8 pixels to gray bytes, `luma`'s arithmetic, straight from the three-byte row;
+    /// returns how many it did: the whole row at the avx512 level with VBMI, none elsewhere
+    /// (the caller goes through a BGRA buffer). Reads and writes nothing past the row.
+    public let lumaThreeByte: @Sendable (_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int
     /// BGRA vibrance; `amount` is the amount ×4096×256/255, rounded (see `Vibrance`).
     public let vibrance: @Sendable (_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ width: Int,
                                     _ amount: Int32) -> Int
@@ -149,6 +153,7 @@ public struct KernelTable: Sendable {
                 pairLookup: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int,
                                                  UnsafePointer<UInt16>, UnsafePointer<UInt32>) -> Void,
                 luma: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Int,
+                lumaThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Int,
                 vibrance: @escaping @Sendable (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int32) -> Int,
                 vibranceThreeByte: @escaping @Sendable (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int, Int32) -> Int,
                 blend: @escaping @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>,
@@ -182,6 +187,7 @@ public struct KernelTable: Sendable {
         self.curve = curve
         self.pairLookup = pairLookup
         self.luma = luma
+        self.lumaThreeByte = lumaThreeByte
         self.vibrance = vibrance
         self.vibranceThreeByte = vibranceThreeByte
         self.blend = blend
@@ -216,6 +222,7 @@ extension KernelTable {
         curveThreeByte: { _, _, _, _, _, _ in 0 },
         pairLookup: { PortableKernels.pairLookup($0, $1, $2, $3, $4, $5) },
         luma: { PortableKernels.luma($0, $1, $2) },
+        lumaThreeByte: { _, _, _ in 0 },
         vibrance: { PortableKernels.vibrance($0, $1, $2, $3) },
         vibranceThreeByte: { _, _, _, _ in 0 },
         blend: { PortableKernels.blend($0, $1, $2, $3, $4, $5) },

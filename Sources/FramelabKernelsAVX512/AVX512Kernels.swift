@@ -7,7 +7,8 @@ import _Builtin_intrinsics.intel
 /// The avx512 level: this module is compiled with -march=x86-64-v4 (x86-64-v3 plus
 /// AVX-512 F, BW, CD, DQ, VL; Package.swift). The colour matrix runs sixteen pixels a step
 /// (`avx512IntegerMatrixSixteen` in 16-bit fixed point where the matrix fits, else
-/// `avx512MatrixSixteen`); the other kernels are the portable ones compiled here, which the
+/// `avx512MatrixSixteen`), and so do vibrance and luma (`avx512VibranceSixteen`,
+/// `avx512LumaSixteen`); the other kernels are the portable ones compiled here, which the
 /// compiler lowers with AVX-512VL forms of the 256-bit instructions. Use only on a CPU that
 /// has x86-64-v4 (`KernelLevel` checks CPUID and the OS's ZMM state).
 public enum AVX512Kernels {
@@ -54,8 +55,9 @@ public enum AVX512Kernels {
         PortableKernels.pairLookup(s, d, start, end, low, high)
     }
 
+    /// Luma sixteen pixels a step in 16-bit multiply-adds (`avx512LumaSixteen`); returns `width`.
     public static func luma(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int) -> Int {
-        PortableKernels.luma(s, d, width)
+        avx512LumaRow(s, d, width)
     }
 
     /// Vibrance sixteen pixels a step (`avx512VibranceSixteen`), the last under a mask;

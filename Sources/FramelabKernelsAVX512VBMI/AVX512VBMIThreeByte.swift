@@ -3,7 +3,7 @@ import FramelabKernels
 import _Builtin_intrinsics.intel
 
 /// bgr8 rows straight through the fixed-point matrix, the matrix then the curve, vibrance,
-/// and the curve alone (`curveThreeByte`, on the bytes where they are). The matrix loops take
+/// luma, and the curve alone (`curveThreeByte`, on the bytes where they are). The matrix loops take
 /// sixteen pixels (48 bytes) a step: a masked load of exactly the 48 bytes, one `vpermb`
 /// to BGRA lanes, the same sixteen-pixel steps as the BGRA loops (`avx512IntegerMatrixSixteen`,
 /// `curveSixteen`), one `vpermb` back to three bytes a pixel and a masked store of the 48
@@ -78,24 +78,50 @@ extension AVX512VBMIKernels {
         if i < count { step(i, (1 &<< UInt64(count &- i)) &- 1) }
     }
 
+    /// The `vpermb` indices that spread sixteen pixels' 48 bytes to BGRA lanes: lane i takes
+    /// bytes 3i…3i+3 (the fourth, the next pixel's B, lands in alpha, which the steps carry
+    /// and ignore or drop).
+    @inline(__always)
+    static func widening() -> __m512i {
+        @inline(__always) func word(_ i: Int32) -> Int32 { 0x0302_0100 &+ i &* 0x0303_0303 }
+        // (`_mm512_setr_epi32` is a macro Swift cannot import: `_mm512_set_epi32` takes lane 15 first.)
+        return _mm512_set_epi32(word(15), word(14), word(13), word(12), word(11), word(10), word(9), word(8),
+                                word(7), word(6), word(5), word(4), word(3), word(2), word(1), word(0))
+    }
+
+    /// Luma of a bgr8 row into gray bytes, sixteen pixels a step: a masked load of their 48
+    /// bytes, the widening permute, `avx512LumaSixteen`, a 16-byte store; the last pixels the
+    /// same under masks. Returns `width`. Where the avx512 level's BGRA luma took bgr8 rows
+    /// through a BGRA buffer 64 pixels at a time, reading with 64-byte loads what the
+    /// widening had just stored in 32-byte halves, the 512-bit loop made a 1080p frame slower
+    /// than the portable one (0.46–0.47 against 0.38–0.40 ms, Zen 5).
+    public static func lumaThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int) -> Int {
+        let widen = widening()
+        var x = 0
+        while x &+ 16 <= width {
+            let v = _mm512_maskz_loadu_epi8(0xFFFF_FFFF_FFFF, s + 3 &* x)
+            UnsafeMutableRawPointer(d + x).storeBytes(of: avx512LumaSixteen(_mm512_permutexvar_epi8(widen, v)), as: __m128i.self)
+            x &+= 16
+        }
+        if x < width {
+            let n = width &- x
+            let v = _mm512_maskz_loadu_epi8((1 &<< UInt64(3 &* n)) &- 1, s + 3 &* x)
+            _mm_mask_storeu_epi8(d + x, avx512PixelMask(n), avx512LumaSixteen(_mm512_permutexvar_epi8(widen, v)))
+        }
+        return width
+    }
+
     /// A whole bgr8 row through a sixteen-pixel BGRA step; returns `width`. Inlined at each
     /// call with its step.
     @inline(__always)
     static func threeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                              _ sixteen: (__m512i) -> __m512i) -> Int {
-        // Lane i of the widening takes bytes 3i…3i+3 (the fourth, the next pixel's B, lands
-        // in alpha, which the steps carry and the narrowing drops); byte m of the narrowing
-        // is byte m % 3 of lane m / 3.
-        @inline(__always) func widenWord(_ i: Int32) -> Int32 { 0x0302_0100 &+ i &* 0x0303_0303 }
+        // Byte m of the narrowing is byte m % 3 of lane m / 3.
         @inline(__always) func narrowWord(_ q: Int32) -> Int32 {
             @inline(__always) func byte(_ m: Int32) -> Int32 { m < 48 ? 4 &* (m / 3) &+ m % 3 : 0 }
             return byte(4 &* q) | byte(4 &* q &+ 1) &<< 8 | byte(4 &* q &+ 2) &<< 16 | byte(4 &* q &+ 3) &<< 24
         }
-        // (`_mm512_setr_epi32` is a macro Swift cannot import: `_mm512_set_epi32` takes lane 15 first.)
-        let widen = _mm512_set_epi32(widenWord(15), widenWord(14), widenWord(13), widenWord(12), widenWord(11), widenWord(10),
-                                     widenWord(9), widenWord(8), widenWord(7), widenWord(6), widenWord(5), widenWord(4),
-                                     widenWord(3), widenWord(2), widenWord(1), widenWord(0))
-        let narrow = _mm512_set_epi32(narrowWord(15), narrowWord(14), narrowWord(13), narrowWord(12), narrowWord(11),
+        let widen = widening(), narrow = _mm512_set_epi32(narrowWord(15), narrowWord(14), narrowWord(13), narrowWord(12), narrowWord(11),
                                       narrowWord(10), narrowWord(9), narrowWord(8), narrowWord(7), narrowWord(6),
                                       narrowWord(5), narrowWord(4), narrowWord(3), narrowWord(2), narrowWord(1),
                                       narrowWord(0))

@@ -439,6 +439,33 @@ import Testing
         }
     }
 
+    /// Luma straight from bgr8 rows, at every level: exactly `LumaWeights`' rounded sum on
+    /// each pixel; the whole row with VBMI (sixteen-pixel steps, the last under masks), none
+    /// elsewhere (the caller widens to BGRA); nothing read past the row's pixels or written
+    /// past its gray bytes.
+    @Test func threeByteLumaIsTheWeightedSumOfEachPixel() {
+        var rng = SplitMix64(seed: 29)
+        for width in Self.widths + [150] {
+            var source = Self.bytes(3 * width + 64, &rng)
+            if width >= 2 { source.replaceSubrange(0..<6, with: [255, 255, 255, 0, 0, 0]) }
+            let expected = (0..<width).map { i -> UInt8 in
+                let b = Int32(source[3 * i]), g = Int32(source[3 * i + 1]), r = Int32(source[3 * i + 2])
+                return UInt8((b * LumaWeights.b + g * LumaWeights.g + r * LumaWeights.r + (1 << 13)) >> 14)
+            }
+            var other = source
+            for i in (3 * width)..<other.count { other[i] = ~other[i] }
+            for table in [KernelTable.portable] + Self.variants {
+                var out = [UInt8](repeating: 0xA5, count: width + 64), out2 = out
+                let done = out.withUnsafeMutableBufferPointer { table.lumaThreeByte(source, $0.baseAddress!, width) }
+                _ = out2.withUnsafeMutableBufferPointer { table.lumaThreeByte(other, $0.baseAddress!, width) }
+                #expect(done == (table.name == KernelTable.avx512VBMIName ? width : 0), "\(table.name) \(width): did \(done)")
+                #expect(Array(out[0..<done]) == Array(expected[0..<done]), "\(table.name) \(width)")
+                #expect(out[done...].allSatisfy { $0 == 0xA5 }, "\(table.name) \(width): wrote past the row")
+                #expect(out == out2, "\(table.name) \(width): read past the row")
+            }
+        }
+    }
+
     /// The first `width` bgr8 pixels of `source` as opaque BGRA.
     static func opaqueBGRA(_ source: [UInt8], _ width: Int) -> [UInt32] {
         (0..<width).map { i in

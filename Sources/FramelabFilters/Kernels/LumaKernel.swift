@@ -54,9 +54,13 @@ enum Luma {
             if step == 4 {
                 x = kernels.luma(UnsafeRawPointer(s), UnsafeMutableRawPointer(d), input.width)
             } else if step == 3 {
-                // Widened to BGRA 64 pixels at a time, straight into the gray row.
-                x = PortableKernels.forEachOpaqueChunk(s, input.width, kernels) { chunk, x, n in
-                    kernels.luma(UnsafeRawPointer(chunk), UnsafeMutableRawPointer(d + x), n)
+                // Straight from the three-byte row where the level can (VBMI), else widened
+                // to BGRA 64 pixels at a time, straight into the gray row.
+                x = kernels.lumaThreeByte(s, d, input.width)
+                if x == 0 {
+                    x = PortableKernels.forEachOpaqueChunk(s, input.width, kernels) { chunk, x, n in
+                        kernels.luma(UnsafeRawPointer(chunk), UnsafeMutableRawPointer(d + x), n)
+                    }
                 }
             }
             while x < input.width {

@@ -1,0 +1,1 @@
+../FramelabKernelsAVX512/AVX512LumaStep.swift
