@@ -55,13 +55,24 @@ public enum AVX512Kernels {
         PortableKernels.pairLookup(s, d, start, end, low, high)
     }
 
-    /// Luma sixteen pixels a step in 16-bit multiply-adds (`avx512LumaSixteen`); returns `width`.
+    /// Luma of a BGRA row into gray bytes, sixteen pixels a step in 16-bit multiply-adds
+    /// (`avx512LumaSixteen`), the last ones under a mask; returns `width`.
     public static func luma(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int) -> Int {
-        avx512LumaRow(s, d, width)
+        var x = 0
+        while x &+ 16 <= width {
+            (d + x).storeBytes(of: avx512LumaSixteen((s + 4 &* x).loadUnaligned(as: __m512i.self)), as: __m128i.self)
+            x &+= 16
+        }
+        if x < width {
+            let mask = avx512PixelMask(width &- x)
+            _mm_mask_storeu_epi8(d + x, mask, avx512LumaSixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x)))
+        }
+        return width
     }
 
     /// Vibrance sixteen pixels a step (`avx512VibranceSixteen`), the last under a mask;
-    /// returns `width`. On bgr8 rows the level uses the avx2 module's loop.
+    /// returns `width`. On bgr8 rows this table (no VBMI) uses the avx2 module's loop; the
+    /// VBMI table has its own (`AVX512VBMIKernels.vibranceThreeByte`).
     public static func vibrance(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {
         let c = avx512VibranceSplats(amount)
         return avx512Row(s, d, width) { avx512VibranceSixteen($0, c) }

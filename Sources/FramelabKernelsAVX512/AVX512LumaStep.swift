@@ -1,5 +1,5 @@
-// Compiled into two modules, like AVX512Step.swift: FramelabKernelsAVX512 (BGRA rows) and,
-// through a symlink, FramelabKernelsAVX512VBMI (bgr8 rows, with VNNI). Free functions, no
+// Compiled into two modules, like AVX512Step.swift: FramelabKernelsAVX512 (its BGRA luma)
+// and, through a symlink, FramelabKernelsAVX512VBMI (its bgr8 luma, with VNNI). Free functions, no
 // nominal type, for the reason AVX512Step.swift gives.
 #if arch(x86_64)
 import FramelabKernels
@@ -20,21 +20,5 @@ func avx512LumaSixteen(_ v: __m512i) -> __m128i {
     let sum = multiplyAdd(_mm512_madd_epi16(blueRed, _mm512_set1_epi32(LumaWeights.b | (LumaWeights.r << 16))),
                           greenOne, _mm512_set1_epi32(LumaWeights.g | (1 << 29)))
     return _mm512_cvtepi32_epi8(_mm512_srli_epi32(sum, 14))
-}
-
-/// A BGRA row's luma into `d`, sixteen pixels a step, the last ones under a mask; returns
-/// `width`. Not inlined: one small loop with the constants in registers.
-@inline(never)
-func avx512LumaRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int) -> Int {
-    var x = 0
-    while x &+ 16 <= width {
-        (d + x).storeBytes(of: avx512LumaSixteen((s + 4 &* x).loadUnaligned(as: __m512i.self)), as: __m128i.self)
-        x &+= 16
-    }
-    if x < width {
-        let mask = avx512PixelMask(width &- x)
-        _mm_mask_storeu_epi8(d + x, mask, avx512LumaSixteen(_mm512_maskz_loadu_epi32(mask, s + 4 &* x)))
-    }
-    return width
 }
 #endif

@@ -11,9 +11,10 @@ import _Builtin_intrinsics.intel
 /// of a row through the same step under a mask (`avx512Row`), so a row needs no scalar tail.
 /// The packs and byte shuffles work within 128-bit lanes, so the avx2 step's per-lane
 /// patterns serve, broadcast. Worth it where 512-bit integer work issues at full width:
-/// Zen 5 (AMD EPYC family 26 model 2) and the Xeon family 6 model 207 (docs/filters.md);
-/// on Zen 4, which splits it in two, a C harness measured it at 0.83 against the avx2
-/// step's 0.79 ms (1080p), within the goal either way. With AVX-512 VNNI each product and
+/// on Zen 5 (AMD EPYC family 26 model 2) it halved the time (docs/filters.md); Intel cores
+/// with two 512-bit ports should gain alike, not measured. On Zen 4, which splits it in
+/// two, a C harness measured it at 0.83 against the avx2 step's 0.79 ms (1080p), within
+/// the goal either way. With AVX-512 VNNI each product and
 /// the sum it joins are one `vpdpwssd` (the same wrapping 32-bit add as `vpaddd`, so the
 /// same integers): 31 instructions a step in place of 36.
 typealias AVX512VibranceSplats = (bytes: __m512i, bytePairs: __m512i, blueRed: __m512i, greenRound: __m512i,
