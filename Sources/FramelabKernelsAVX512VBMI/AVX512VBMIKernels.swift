@@ -50,13 +50,19 @@ public enum AVX512VBMIKernels {
     }
 
     /// The matrix step (as `matrix3` chooses it) and the curve on the same sixteen pixels in
-    /// registers, one store.
+    /// registers, one store; sixty-four pixels a step for the fixed-point matrix and a curve
+    /// that is the same on B, G and R (`AVX512SixtyFourStep.swift`), the recipes' usual case.
     public static func matrixCurve(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
                                    _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
                                    _ bytes: UnsafePointer<UInt8>, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         let t = curveTables(bytes), same = sameOnEveryChannel(t)
         if let fixed {
             let c = avx512IntegerMatrixSplats(fixed)
+            if same {
+                return sixtyFourRow(s, d, width, c, { sameCurveOnColourBytes($0, t) }) {
+                    sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t)
+                }
+            }
             return matrixThenCurve(s, d, width, t, same) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)

@@ -6,9 +6,9 @@ import Foundation
 import Testing
 
 /// The fused matrix-then-curve loop gives exactly what the two steps give one after the
-/// other, whatever the width (vector part, trailing lookups, scalar tail), stride or
-/// kernel level, in place too; the pair tables equal the per-channel tables; and
-/// `explain` says when the fused loop is used.
+/// other, whatever the width (vector parts of 64 and 16 pixels, trailing lookups, scalar
+/// tail), stride or kernel level, in place too; the pair tables equal the per-channel
+/// tables; and `explain` says when the fused loop is used.
 @Suite struct MatrixCurveKernelTests {
     @Test(arguments: [("sepia", ColorMatrixKernelTests.sepia), ("hue", ColorMatrixKernelTests.hue),
                       ("darken", ColorMatrixKernelTests.darken), ("identity", ColorMatrix.identity)])
@@ -20,8 +20,8 @@ import Testing
         let gamma = ChannelCurves { 255 * pow($0 / 255, 0.8) }
         let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(matrix, kernels: kernels), curves: gamma)
         var rng = SplitMix64(seed: 11)
-        for (w, h) in [(1, 1), (7, 2), (8, 3), (16, 2), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (47, 2), (48, 3), (49, 2), (100, 6),
-                       (150, 2)] {
+        for (w, h) in [(1, 1), (7, 2), (8, 3), (16, 2), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (47, 2), (48, 3), (49, 2), (64, 2), (100, 6),
+                       (128, 2), (150, 2)] {
             for format in [PixelFormat.bgra8, .bgr8] {
                 let input = TestImages.noise(format, width: w, height: h, using: &rng)
                 let twoSteps = Mat(format: format, width: w, height: h)
