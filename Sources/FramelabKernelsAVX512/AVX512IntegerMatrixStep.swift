@@ -15,9 +15,11 @@ import _Builtin_intrinsics.intel
 /// (the avx512 table: Skylake-SP, Cascade Lake) two `vpmaddwd` and an add, the bias as a
 /// weight on 256: (G, 256) words by a masked shift. On a Xeon, whose 512-bit work issues on
 /// two ports, a VNNI form took the fused matrix-curve loop from about 15.5 to 11 cycles per
-/// 16 pixels (docs/filters.md). `vpmaddwd` then `vpdpwssd` on its sum, the form before,
-/// LLVM splits back into two multiplies and an add where it sees the parallelism (the
-/// sixty-four-pixel loop): two `vpdpwssd` in a chain it keeps.
+/// 16 pixels (docs/filters.md); starting from the bias saves the masked shift's merge, one
+/// instruction a step. LLVM's default tuning splits a `vpdpwssd` whose sum another
+/// instruction computes into `vpmaddwd` and `vpaddd` where that shortens a chain (it did in
+/// the sixty-four-pixel loop); the VBMI module is built with its `fast-dpwssd` tuning,
+/// which keeps them whole (Package.swift).
 typealias AVX512IntegerMatrixSplats = (blueRedB: __m512i, greenB: __m512i, blueRedG: __m512i, greenG: __m512i,
                                        blueRedR: __m512i, greenR: __m512i, biasB: __m512i, biasG: __m512i, biasR: __m512i,
                                        interleave: __m512i)
