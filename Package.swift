@@ -83,8 +83,8 @@ let package = Package(
         // vpmaddwd and vpaddd, twelve more instructions per 64 pixels in the fused
         // matrix-curve loop (AVX512SixtyFourStep.swift), which is bound by instruction count.
         .target(name: "FramelabKernelsAVX512VBMI", dependencies: ["FramelabKernels"],
-                swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi", "-mavx512vnni", "-Xclang", "-target-feature", "-Xclang", "+fast-dpwssd")
-                    + [.define("FRAMELAB_VNNI")]),
+                swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi", "-mavx512vnni",
+                                           "-Xclang", "-target-feature", "-Xclang", "+fast-dpwssd") + [.define("FRAMELAB_VNNI")]),
         .target(name: "FramelabFilters",
                 dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX512",
                                "FramelabKernelsAVX512VBMI", "CFramelabCPU"]),

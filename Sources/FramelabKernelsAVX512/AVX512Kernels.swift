@@ -7,9 +7,10 @@ import _Builtin_intrinsics.intel
 /// The avx512 level: this module is compiled with -march=x86-64-v4 (x86-64-v3 plus
 /// AVX-512 F, BW, CD, DQ, VL; Package.swift). The colour matrix runs sixteen pixels a step
 /// (`avx512IntegerMatrixSixteen` in 16-bit fixed point where the matrix fits, else
-/// `avx512MatrixSixteen`), and so do vibrance, luma and radial-gradient pixels (`avx512VibranceSixteen`,
-/// `avx512LumaSixteen`, `avx512GradientBGRA`); the other kernels are the portable ones compiled here, which the
-/// compiler lowers with AVX-512VL forms of the 256-bit instructions. Use only on a CPU that
+/// `avx512MatrixSixteen`), and so do vibrance, luma and radial-gradient pixels
+/// (`avx512VibranceSixteen`, `avx512LumaSixteen`, `avx512GradientBGRA`); the other kernels
+/// are the portable ones compiled here, which the compiler lowers with AVX-512VL forms of
+/// the 256-bit instructions. Use only on a CPU that
 /// has x86-64-v4 (`KernelLevel` checks CPUID and the OS's ZMM state).
 public enum AVX512Kernels {
     #if arch(x86_64)

@@ -12,9 +12,10 @@ import _Builtin_intrinsics.intel
 /// bit 7 of each byte, `vpmovb2m`, with no channel mask), and two `vpshufb` and two
 /// two-register `vpermt2b` turn them into the four pixel registers, whose alpha a blend
 /// takes from the loaded pixels: 81 vector instructions for 64 pixels, loads and stores
-/// included, where four sixteen-pixel steps take 92 (as compiled by Swift 6.3). On Zen 5 (AMD EPYC family 26) the four-operation recipe at 1080p, whose
-/// loop this is, went from 0.25-0.26 to 0.21-0.23 ms (docs/filters.md). The matrix alone
-/// (`matrix3`) keeps the sixteen-pixel step: this one did not make it faster there.
+/// included, where four sixteen-pixel steps take 92 (as compiled by Swift 6.3). On Zen 5
+/// (AMD EPYC family 26) the four-operation recipe at 1080p, whose loop this is, went from
+/// 0.25-0.26 to 0.21-0.23 ms (docs/filters.md). The matrix alone (`matrix3`) keeps the
+/// sixteen-pixel step: this one did not make it faster there.
 extension AVX512VBMIKernels {
     /// The byte indices that turn the three colour registers into pixels: `first` and
     /// `fourth` in-lane (`vpshufb` of the first and third register), `second` and `third`
@@ -35,31 +36,31 @@ extension AVX512VBMIKernels {
                 _mm512_broadcast_i32x4(_mm_setr_epi8(4, 8, 12, 3, 5, 9, 13, 3, 6, 10, 14, 3, 7, 11, 15, 3)))
     }
 
-    /// A whole row: sixty-four pixels a step through the matrix `c` and `colour` (applied
-    /// to each register of colour bytes: the curve, or nothing), the rest of the row
-    /// through `sixteen`, the same computation sixteen pixels a step; returns `width`.
-    /// Each step loads its four registers before it stores, so the row may be in place.
+    /// A whole row through the matrix `c` and the curve `t` (its blue table on every
+    /// channel): sixty-four pixels a step, the rest of the row sixteen a step (the same
+    /// integers); returns `width`. Each step loads its four registers before it stores, so
+    /// the row may be in place.
     @inline(__always)
     static func sixtyFourRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ c: AVX512IntegerMatrixSplats,
-                             _ colour: (__m512i) -> __m512i, _ sixteen: (__m512i) -> __m512i) -> Int {
+                             _ t: CurveTables) -> Int {
         let order = sixtyFourInterleave()
         var x = 0
         while x &+ 64 <= width {
-            sixtyFour(s + 4 &* x, d + 4 &* x, c, order, colour)
+            sixtyFour(s + 4 &* x, d + 4 &* x, c, order, t)
             x &+= 64
         }
-        return x &+ avx512Row(s + 4 &* x, d + 4 &* x, width &- x, sixteen)
+        return x &+ avx512Row(s + 4 &* x, d + 4 &* x, width &- x) { sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t) }
     }
 
     @inline(__always)
     static func sixtyFour(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ c: AVX512IntegerMatrixSplats,
-                          _ order: SixtyFourInterleave, _ colour: (__m512i) -> __m512i) {
+                          _ order: SixtyFourInterleave, _ t: CurveTables) {
         let v1 = s.loadUnaligned(as: __m512i.self), v2 = (s + 64).loadUnaligned(as: __m512i.self)
         let v3 = (s + 128).loadUnaligned(as: __m512i.self), v4 = (s + 192).loadUnaligned(as: __m512i.self)
         let n1 = avx512IntegerMatrixChannels(v1, c), n2 = avx512IntegerMatrixChannels(v2, c)
         let n3 = avx512IntegerMatrixChannels(v3, c), n4 = avx512IntegerMatrixChannels(v4, c)
         @inline(__always) func bytes(_ a: __m512i, _ b: __m512i, _ c: __m512i, _ d: __m512i) -> __m512i {
-            colour(_mm512_packus_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d)))
+            sameCurveOnColourBytes(_mm512_packus_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d)), t)
         }
         let p1 = bytes(n1.b, n1.g, n1.r, n2.b), p2 = bytes(n2.g, n2.r, n3.b, n3.g), p3 = bytes(n3.r, n4.b, n4.g, n4.r)
         let alpha: __mmask64 = 0x8888_8888_8888_8888

@@ -58,11 +58,7 @@ public enum AVX512VBMIKernels {
         let t = curveTables(bytes), same = sameOnEveryChannel(t)
         if let fixed {
             let c = avx512IntegerMatrixSplats(fixed)
-            if same {
-                return sixtyFourRow(s, d, width, c, { sameCurveOnColourBytes($0, t) }) {
-                    sameCurveSixteen(avx512IntegerMatrixSixteen($0, c), t)
-                }
-            }
+            if same { return sixtyFourRow(s, d, width, c, t) }
             return matrixThenCurve(s, d, width, t, same) { avx512IntegerMatrixSixteen($0, c) }
         }
         let c = avx512MatrixSplats(k)

@@ -20,8 +20,8 @@ import Testing
         let gamma = ChannelCurves { 255 * pow($0 / 255, 0.8) }
         let fused = MatrixCurveKernel(matrix: ColorMatrixKernel(matrix, kernels: kernels), curves: gamma)
         var rng = SplitMix64(seed: 11)
-        for (w, h) in [(1, 1), (7, 2), (8, 3), (16, 2), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (47, 2), (48, 3), (49, 2), (64, 2), (100, 6),
-                       (128, 2), (150, 2)] {
+        for (w, h) in [(1, 1), (7, 2), (8, 3), (16, 2), (31, 2), (32, 2), (33, 4), (40, 3), (41, 5), (47, 2), (48, 3), (49, 2),
+                       (64, 2), (100, 6), (128, 2), (150, 2)] {
             for format in [PixelFormat.bgra8, .bgr8] {
                 let input = TestImages.noise(format, width: w, height: h, using: &rng)
                 let twoSteps = Mat(format: format, width: w, height: h)
