@@ -76,6 +76,11 @@ let package = Package(
         .target(name: "CFramelabCPU"),
         .target(name: "FramelabKernels"),
         .target(name: "FramelabKernelsAVX2", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v3")),
+        // The avx2 level's 16-bit fixed-point colour matrix with AVX-VNNI's vpdpwssd, used
+        // when the CPU has it (Alder Lake and later Intel cores, Zen 5); fast-dpwssd as below.
+        .target(name: "FramelabKernelsAVX2VNNI", dependencies: ["FramelabKernels"],
+                swiftSettings: kernelLevel("x86-64-v3", "-mavxvnni",
+                                           "-Xclang", "-target-feature", "-Xclang", "+fast-dpwssd") + [.define("FRAMELAB_VNNI")]),
         .target(name: "FramelabKernelsAVX512", dependencies: ["FramelabKernels", "FramelabKernelsAVX2"], swiftSettings: kernelLevel("x86-64-v4")),
         // The avx512 level's byte-permute curves and 16-bit fixed-point colour matrix, used
         // when the CPU also has VBMI and VNNI. LLVM's fast-dpwssd tuning keeps each
@@ -86,8 +91,8 @@ let package = Package(
                 swiftSettings: kernelLevel("x86-64-v4", "-mavx512vbmi", "-mavx512vnni",
                                            "-Xclang", "-target-feature", "-Xclang", "+fast-dpwssd") + [.define("FRAMELAB_VNNI")]),
         .target(name: "FramelabFilters",
-                dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX512",
-                               "FramelabKernelsAVX512VBMI", "CFramelabCPU"]),
+                dependencies: ["FramelabCore", "FramelabCV", "FramelabElements", "FramelabKernels", "FramelabKernelsAVX2", "FramelabKernelsAVX2VNNI",
+                               "FramelabKernelsAVX512", "FramelabKernelsAVX512VBMI", "CFramelabCPU"]),
         .target(name: "FramelabV4L2", dependencies: ["FramelabCore", "FramelabCV", "CV4L2"]),
         // The engine: FrameSource, the queue and drop policies, stages, executors, benchmarks.
         .target(name: "FramelabPipeline", dependencies: ["FramelabCore", "FramelabFilters"]),
@@ -171,7 +176,7 @@ let package = Package(
 
 /// The flags of a kernel-level module: `-march` with an x86-64 microarchitecture level (the
 /// psABI's x86-64-v3 = AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE; x86-64-v4 = v3 + AVX-512 F, BW,
-/// CD, DQ, VL), and extra features (`-mavx512vbmi`, `-mavx512vnni`), which set both what Swift's code generator may use and which intrinsics
+/// CD, DQ, VL), and extra features (`-mavxvnni`, `-mavx512vbmi`, `-mavx512vnni`), which set both what Swift's code generator may use and which intrinsics
 /// the module can call. `KernelLevel` checks the same sets with CPUID before using a module.
 /// The manifest is compiled for the build machine: on an arm64 machine the level modules
 /// build without flags (their sources are x86-64 only and compile to nothing).

@@ -2,6 +2,7 @@ import CFramelabCPU
 import FramelabCore
 import FramelabKernels
 import FramelabKernelsAVX2
+import FramelabKernelsAVX2VNNI
 import FramelabKernelsAVX512
 import FramelabKernelsAVX512VBMI
 #if canImport(Glibc)
@@ -13,7 +14,8 @@ import Glibc
 /// best this CPU has — or forced with `FRAMELAB_ISA=baseline|avx2|avx512`.
 ///
 /// - `baseline`: the portable kernels for any x86-64 CPU (SSE2), or NEON on arm64;
-/// - `avx2`: x86-64-v3 (AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE);
+/// - `avx2`: x86-64-v3 (AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE); with AVX-VNNI too, its
+///   colour matrix multiplies and adds by `vpdpwssd` (`KernelTable.avx2VNNI`);
 /// - `avx512`: x86-64-v4 (v3 plus AVX-512 F, BW, CD, DQ, VL, with the OS saving ZMM state);
 ///   with VBMI and VNNI too, its curves use byte permutes and its colour matrix 16-bit
 ///   fixed point (`KernelTable.avx512VBMI`).
@@ -46,6 +48,7 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable, CustomStrin
     private static let cpuHasV3 = framelab_cpu_has_x86_64_v3() != 0
     private static let cpuHasV4 = framelab_cpu_has_x86_64_v4() != 0
     private static let cpuHasVBMIAndVNNI = framelab_cpu_has_avx512_vbmi_vnni() != 0
+    private static let cpuHasAVXVNNI = framelab_cpu_has_avx_vnni() != 0
 
     /// The levels this CPU can run, lowest first.
     public static let supported: [KernelLevel] = allCases.filter(\.isSupported)
@@ -54,13 +57,14 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable, CustomStrin
     public var table: KernelTable? { tables.last }
 
     /// Every variant of the level's kernels this CPU can run, the one `table` uses last
-    /// (avx512 without and with VBMI and VNNI; the tests run them all).
+    /// (avx2 without and with AVX-VNNI, avx512 without and with VBMI and VNNI; the tests run
+    /// them all).
     public var tables: [KernelTable] {
         guard isSupported else { return [] }
         #if arch(x86_64)
         switch self {
         case .baseline: return [.portable]
-        case .avx2: return [.avx2]
+        case .avx2: return AVX2VNNIKernels.isBuilt && Self.cpuHasAVXVNNI ? [.avx2, .avx2VNNI] : [.avx2]
         case .avx512: return AVX512VBMIKernels.isBuilt && Self.cpuHasVBMIAndVNNI ? [.avx512, .avx512VBMI] : [.avx512]
         }
         #else

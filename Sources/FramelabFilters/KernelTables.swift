@@ -1,5 +1,6 @@
 import FramelabKernels
 import FramelabKernelsAVX2
+import FramelabKernelsAVX2VNNI
 import FramelabKernelsAVX512
 import FramelabKernelsAVX512VBMI
 
@@ -8,6 +9,9 @@ extension KernelTable {
     /// architecture, unlike the table: `MatrixCurveKernel` and the tests compare names
     /// with it in arm64 builds too.
     static let avx512VBMIName = "avx512+vbmi+vnni"
+
+    /// The name of the avx2 table with AVX-VNNI (`avx2VNNI`).
+    static let avx2VNNIName = "avx2+vnni"
 }
 
 #if arch(x86_64)
@@ -24,6 +28,15 @@ extension KernelTable {
         blurVertical: AVX2Kernels.blurVertical, blurVerticalTwo: AVX2Kernels.blurVerticalTwo, gradient: AVX2Kernels.gradient, gradientBGRA: AVX2Kernels.gradientBGRA, fill: AVX2Kernels.fill,
         resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal,
         cascadeRow: AVX2Kernels.cascadeRow, widenThreeByte: AVX2Kernels.widenThreeByte, narrowThreeByte: AVX2Kernels.narrowThreeByte)
+
+    /// The avx2 level on a CPU with AVX-VNNI: the same table but for the BGRA colour matrix,
+    /// the fused matrix-curve loop and vibrance (BGRA and bgr8), which multiply and add by
+    /// `vpdpwssd` (`AVX2VNNIKernels`). The bgr8 matrix loops keep the avx2 table's.
+    static let avx2VNNI = avx2.replacing(name: avx2VNNIName, matrix3: AVX2VNNIKernels.matrix3,
+                                         matrix3ThreeByte: avx2.matrix3ThreeByte, matrixCurve: AVX2VNNIKernels.matrixCurve,
+                                         matrixCurveThreeByte: avx2.matrixCurveThreeByte, curve: avx2.curve,
+                                         curveThreeByte: avx2.curveThreeByte, vibrance: AVX2VNNIKernels.vibrance,
+                                         vibranceThreeByte: AVX2VNNIKernels.vibranceThreeByte, lumaThreeByte: avx2.lumaThreeByte)
 
     /// Vibrance on BGRA is `AVX2VibranceStep` on 512-bit registers (`avx512VibranceSixteen`);
     /// on bgr8 it is the avx2 level's loop, which any x86-64-v4 CPU runs.

@@ -281,7 +281,8 @@ import Testing
         let goal = JSONShape.object(["goal": .string, "measured": .string, "met": .nullable(.bool)])
         try document(["bench", "filters", "--size", "64x48", "--chain-size", "64x48", "--filter", "sepia", "--repeats", "1",
                       "--warmup", "0", "--quiet", "--json"], .object([
-            "isa": .string, "format": .string, "cpu_model": .string, "interrupted": .bool, "memcpy_ms": .nullable(.number),
+            "isa": .string, "kernels": .string, "format": .string, "cpu_model": .string, "interrupted": .bool,
+            "memcpy_ms": .nullable(.number),
             "memcpy_ms_by_size": .map(.nullable(.number)),
             "memcpy_in_pieces_ms_by_threads": .map(.nullable(.number)),
             "results": .array(.object(["filter": .string, "path": .string, "size": .string, "threads": .integer,

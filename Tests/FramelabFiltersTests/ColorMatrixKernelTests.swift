@@ -53,6 +53,30 @@ import Testing
         }
     }
 
+    /// The fixed-point steps compute one integer definition (`FixedPointMatrix`), so on BGRA
+    /// rows whose width is a multiple of every level's step (64 pixels: no scalar tail, which
+    /// computes in float) every table's bytes equal the portable table's exactly, not only
+    /// within ±1 of the reference: a step whose rounding or bias drifts by a fraction of a
+    /// level fails here. (The bgr8 loops take float steps at some levels: ±1, above.)
+    @Test(arguments: [("sepia", ColorMatrixKernelTests.sepia), ("hue", ColorMatrixKernelTests.hue),
+                      ("darken", ColorMatrixKernelTests.darken)])
+    func fixedPointStepsGiveThePortableBytesAtEveryLevel(name: String, matrix: ColorMatrix) {
+        #expect(ColorMatrixKernel(matrix).fixedPoint != nil, "\(name) fits the fixed-point steps")
+        var rng = SplitMix64(seed: 11)
+        for (w, h) in [(64, 4), (256, 24)] {
+            for format in [PixelFormat.bgra8] {
+                let input = TestImages.noise(format, width: w, height: h, using: &rng)
+                let expected = Mat(format: format, width: w, height: h)
+                ColorMatrixKernel(matrix, kernels: .portable).apply(input, into: expected, rows: 0..<h)
+                for table in KernelLevel.supported.flatMap(\.tables) {
+                    let out = Mat(format: format, width: w, height: h)
+                    ColorMatrixKernel(matrix, kernels: table).apply(input, into: out, rows: 0..<h)
+                    #expect(out.hasSamePixels(as: expected), "\(name) \(table.name) \(format) \(w)x\(h)")
+                }
+            }
+        }
+    }
+
     /// The portable float loop in each clamp specialisation, called directly: on x86-64 the
     /// baseline level runs the matrices that fit in 16-bit fixed point, so the kernel above
     /// reaches the float loop there only for the ones that do not.

@@ -29,6 +29,8 @@ import Testing
         let vbmi = KernelLevel.avx512.tables.contains { $0.name == KernelTable.avx512VBMIName }
         #expect(vbmi == (KernelLevel.avx512.isSupported && flags.contains("avx512vbmi") && flags.contains("avx512_vnni")),
                 "\(flags.sorted())")
+        let avxVNNI = KernelLevel.avx2.tables.contains { $0.name == KernelTable.avx2VNNIName }
+        #expect(avxVNNI == (KernelLevel.avx2.isSupported && flags.contains("avx_vnni")), "\(flags.sorted())")
     }
 
     /// False in the test binary that `QEMUBaselineTests` runs under emulation.
@@ -67,7 +69,8 @@ import Testing
 
     // MARK: - Every entry of every level against the portable kernels
 
-    /// Every table this CPU can run but the portable one (avx512 with and without VBMI).
+    /// Every table this CPU can run but the portable one (avx2 with and without AVX-VNNI,
+    /// avx512 with and without VBMI).
     static let variants: [KernelTable] = KernelLevel.supported.flatMap(\.tables).filter { $0.name != KernelTable.portable.name }
 
     /// Random bytes for rows of up to `count` bytes (with room for vector over-reads).
@@ -655,7 +658,7 @@ import Testing
         for _ in 0..<4 where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("FramelabKernelsAVX2.build").path) {
             dir.deleteLastPathComponent()
         }
-        return ["FramelabKernelsAVX2", "FramelabKernelsAVX512", "FramelabKernelsAVX512VBMI"].compactMap { module in
+        return ["FramelabKernelsAVX2", "FramelabKernelsAVX2VNNI", "FramelabKernelsAVX512", "FramelabKernelsAVX512VBMI"].compactMap { module in
             let folder = dir.appendingPathComponent("\(module).build")
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?
                 .filter { $0.hasSuffix(".o") }.map { folder.appendingPathComponent($0).path } ?? []

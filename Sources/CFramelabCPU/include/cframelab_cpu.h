@@ -16,6 +16,10 @@ int framelab_cpu_has_x86_64_v4(void);
 /// AVX-512 VBMI (byte permutes such as vpermi2b) and AVX-512 VNNI (vpdpwssd), with the v4 set.
 int framelab_cpu_has_avx512_vbmi_vnni(void);
 
+/// AVX-VNNI (the VEX-encoded vpdpwssd on 256-bit registers: Alder Lake and later Intel
+/// cores, Zen 5), with the v3 set.
+int framelab_cpu_has_avx_vnni(void);
+
 /// The spin-wait hint (`pause` on x86-64, `yield` on arm64) for a thread polling a flag
 /// another thread will set: it lets a sibling hardware thread run and saves power; Swift
 /// has no portable spelling of it (RowWorkers.swift).

@@ -127,7 +127,7 @@ extension BenchReport {
         let lines = goalLines()
         let note = format != PixelFormat.bgra8.name ? " (issue 16 sets its goals for bgra8 frames: measured only on \(format))"
             : !LevelGoals.of(isa, format: format).checksCommonGoals ? " (issue 16 sets no goals at the \(isa) level: measured only)" : ""
-        return ["speed goals at kernel level \(isa) (one thread unless stated, 1920x1080, min times, a ratio's two over the same number of runs\(how))\(note):"]
+        return ["speed goals at kernel level \(isa) (table \(kernels); one thread unless stated, 1920x1080, min times, a ratio's two over the same number of runs\(how))\(note):"]
             + lines.map { "  [\($0.met.map { $0 ? "met" : "NOT met" } ?? "info")] \($0.goal): \($0.measured)" }
     }
 }

@@ -2,7 +2,7 @@ import FramelabCore
 
 extension BenchReport {
     /// What `bench filters --json` prints and a bench run keeps in its `bench_json` attribute:
-    /// `{"isa", "format", "cpu_model", "interrupted", "memcpy_ms", "memcpy_ms_by_size", "memcpy_in_pieces_ms_by_threads",
+    /// `{"isa", "kernels", "format", "cpu_model", "interrupted", "memcpy_ms", "memcpy_ms_by_size", "memcpy_in_pieces_ms_by_threads",
     /// "results": [{filter, path,
     /// size, threads, min_ms, median_ms, runs, side_by_side, vs_memcpy, vs_opencv,
     /// vs_scalar}], "skipped", "goals": [{goal, measured, met}]}`. `memcpy_ms` is the minimum
@@ -23,6 +23,7 @@ extension BenchReport {
             @NullWhenAbsent var met: Bool?
         }
         let isa: String
+        let kernels: String
         let format: String
         let cpu_model: String
         let interrupted: Bool
@@ -36,7 +37,7 @@ extension BenchReport {
 
     public var document: Document {
         Document(
-            isa: isa, format: format, cpu_model: cpuModel, interrupted: interrupted,
+            isa: isa, kernels: kernels, format: format, cpu_model: cpuModel, interrupted: interrupted,
             memcpy_ms: sizes.first.flatMap { memcpy[$0] }?.minMs.finiteOrNil,
             memcpy_ms_by_size: memcpy.mapValues { $0.minMs.finiteOrNil },
             memcpy_in_pieces_ms_by_threads: Dictionary(uniqueKeysWithValues: memcpyInPieces.map { ("\($0.key)", $0.value.minMs.finiteOrNil) }),

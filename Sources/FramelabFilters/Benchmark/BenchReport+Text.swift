@@ -38,7 +38,7 @@ extension BenchReport {
         let header = [column("filter", 16), column("path", 8), column("size", 10), column("thr", 3, left: true),
                       column("min ms", 9, left: true), column("median", 9, left: true), column("/memcpy", 9, left: true),
                       column("/opencv", 9, left: true), column("/scalar", 9, left: true)].joined(separator: " ")
-        lines.append("kernel level: \(isa) (SIMD and recipe paths; FRAMELAB_ISA or --isa to choose); frames: \(format); "
+        lines.append("kernel level: \(isa) (table \(kernels); SIMD and recipe paths; FRAMELAB_ISA or --isa to choose); frames: \(format); "
                      + "CPU: \(cpuModel)")
         for size in sizes {
             lines.append("memcpy of one \(format) frame at \(size): min \(Self.ms(memcpy[size]!.minMs)) ms, median \(Self.ms(memcpy[size]!.medianMs)) ms")

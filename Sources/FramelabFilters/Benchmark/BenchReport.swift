@@ -19,6 +19,9 @@ public struct BenchResult: Sendable {
 public struct BenchReport: Sendable {
     /// The kernel level the SIMD and recipe paths ran at (`KernelLevel`).
     public var isa = KernelLevel.current.rawValue
+    /// The name of the level's kernel table the SIMD and recipe paths ran (`KernelTable.name`:
+    /// the level's, or its variant for this CPU, such as "avx2+vnni" or "avx512+vbmi+vnni").
+    public var kernels = KernelLevel.current.table?.name ?? KernelLevel.current.rawValue
     /// The frames' pixel format ("bgra8" or "bgr8"); the speed goals are set for bgra8.
     public var format = PixelFormat.bgra8.name
     /// The CPU it ran on, as the caller names it (`Configuration.cpuModel`): ratios from

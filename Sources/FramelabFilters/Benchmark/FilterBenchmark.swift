@@ -96,6 +96,7 @@ public struct FilterBenchmark {
     public func run(progress: (String) -> Void) throws -> BenchReport {
         var report = BenchReport()
         report.isa = KernelLevel.current.rawValue
+        report.kernels = KernelLevel.current.kernels.name
         report.format = configuration.format.name
         report.cpuModel = configuration.cpuModel
         do {
@@ -268,7 +269,8 @@ public struct FilterBenchmark {
         let frame = testFrame(width: w, height: h)
         let copy = Mat(format: frame.format, width: w, height: h)
         var comparison = LevelComparison(size: "\(w)x\(h)", format: configuration.format.name,
-                                         levels: configuration.levels.map(\.rawValue))
+                                         levels: configuration.levels.map(\.rawValue),
+                                         kernels: configuration.levels.map { $0.kernels.name })
         var bodies: [() throws -> Void] = [{
             copy.withUnsafeMutableBytes { dst in frame.withUnsafeBytes { src in _ = memcpy(dst.baseAddress!, src.baseAddress!, src.count) } }
         }]

@@ -16,14 +16,17 @@ public struct LevelComparison: Sendable {
     public let format: String
     /// Level names, lowest first.
     public let levels: [String]
+    /// Each level's kernel table, in `levels` order (`BenchReport.kernels`): the column heads.
+    public let kernels: [String]
     public var memcpy = BenchTimer.Timing(minMs: .nan, medianMs: .nan, samplesMs: [])
     public var rows: [Row] = []
     public var rounds = 0
 
-    init(size: String, format: String, levels: [String]) {
+    init(size: String, format: String, levels: [String], kernels: [String]) {
         self.size = size
         self.format = format
         self.levels = levels
+        self.kernels = kernels
     }
 
     /// A table: one row per case, min / median ms and the minimum's ratio to memcpy per level
@@ -35,7 +38,7 @@ public struct LevelComparison: Sendable {
             let gap = String(repeating: " ", count: max(0, n - s.count))
             return left ? gap + s : s + gap
         }
-        lines.append(pad("filter", 16) + " " + pad("path", 11) + levels.map { pad($0, 24, left: true) }.joined())
+        lines.append(pad("filter", 16) + " " + pad("path", 11) + kernels.map { pad($0, 24, left: true) }.joined())
         for row in rows {
             let cells = row.timings.map { t in
                 "\(BenchReport.ms(t.minMs)) / \(BenchReport.ms(t.medianMs)) = \(BenchReport.ratio(BenchTimer.Timing.ratio(t, memcpy)))"
@@ -45,7 +48,7 @@ public struct LevelComparison: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"size", "format", "levels", "memcpy_ms", "rows": [{filter, path, "by_level": {level: {min_ms,
+    /// `{"size", "format", "levels", "kernels", "memcpy_ms", "rows": [{filter, path, "by_level": {level: {min_ms,
     /// median_ms, vs_memcpy}}}]}`; a time not measured is null.
     public struct Document: Encodable, Sendable {
         public struct Cell: Encodable, Sendable {
@@ -60,12 +63,13 @@ public struct LevelComparison: Sendable {
         let size: String
         let format: String
         let levels: [String]
+        let kernels: [String]
         @NullWhenAbsent var memcpy_ms: Double?
         let rows: [Row]
     }
 
     public var document: Document {
-        Document(size: size, format: format, levels: levels, memcpy_ms: memcpy.minMs.finiteOrNil, rows: rows.map { row in
+        Document(size: size, format: format, levels: levels, kernels: kernels, memcpy_ms: memcpy.minMs.finiteOrNil, rows: rows.map { row in
             var cells: [String: Document.Cell] = [:]
             for (level, t) in zip(levels, row.timings) {
                 cells[level] = Document.Cell(min_ms: t.minMs.finiteOrNil, median_ms: t.medianMs.finiteOrNil,
