@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the kernel modules (FramelabKernels and the three x86 level modules, whose
+# Compiles the kernel modules (FramelabKernels and the four x86 level modules, whose
 # bodies are `#if arch(x86_64)`) for arm64 (aarch64-unknown-linux-gnu), to check that
 # the portable SIMD code and its `#if arch` guards build there. Objects only, nothing is
 # linked or run: the x86-64 toolchain has no arm64 runtime.
@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=aarch64-unknown-linux-gnu
-modules=(FramelabKernels FramelabKernelsAVX2 FramelabKernelsAVX512 FramelabKernelsAVX512VBMI)
+modules=(FramelabKernels FramelabKernelsAVX2 FramelabKernelsAVX2VNNI FramelabKernelsAVX512 FramelabKernelsAVX512VBMI)
 
 version=$(swiftc --version 2>&1 | head -1 | tr -cs 'A-Za-z0-9.' '-')
 out=".build-arm64/$version"
