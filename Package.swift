@@ -76,8 +76,9 @@ let package = Package(
         .target(name: "CFramelabCPU"),
         .target(name: "FramelabKernels"),
         .target(name: "FramelabKernelsAVX2", dependencies: ["FramelabKernels"], swiftSettings: kernelLevel("x86-64-v3")),
-        // The avx2 level's 16-bit fixed-point colour matrix with AVX-VNNI's vpdpwssd, used
-        // when the CPU has it (Alder Lake and later Intel cores, Zen 5); fast-dpwssd as below.
+        // The avx2 level's 16-bit fixed-point colour matrix, fused matrix-curve loop and
+        // vibrance with AVX-VNNI's vpdpwssd, used when the CPU has it (Alder Lake and later
+        // Intel cores, Zen 5); fast-dpwssd as below.
         .target(name: "FramelabKernelsAVX2VNNI", dependencies: ["FramelabKernels"],
                 swiftSettings: kernelLevel("x86-64-v3", "-mavxvnni",
                                            "-Xclang", "-target-feature", "-Xclang", "+fast-dpwssd") + [.define("FRAMELAB_VNNI")]),

@@ -3,10 +3,10 @@ import FramelabKernels
 import _Builtin_intrinsics.intel
 #endif
 
-/// The avx2 level's colour-matrix and vibrance kernels on a CPU with AVX-VNNI (Alder Lake and later Intel
-/// cores, Zen 5): this module is compiled with -march=x86-64-v3 -mavxvnni, apart from the
-/// avx2 module because the compiler may use `vpdpwssd` anywhere in a module built with it,
-/// and the first AVX2 CPUs (Haswell, Zen 1 to 4) lack it. `KernelLevel` uses these entries
+/// The avx2 level's colour-matrix and vibrance kernels on a CPU with AVX-VNNI (Alder Lake
+/// and later Intel cores, Zen 5): this module is compiled with -march=x86-64-v3 -mavxvnni,
+/// apart from the avx2 module because the compiler may use `vpdpwssd` anywhere in a module
+/// built with it, and the first AVX2 CPUs (Haswell, Zen 1 to 4) lack it. `KernelLevel` uses these entries
 /// only when CPUID reports it. The fixed-point matrix step is the avx2 module's source with
 /// each channel's two multiply-adds and add as two `vpdpwssd` (`AVX2IntegerMatrixStep.swift`),
 /// in the matrix and in the fused matrix-curve loop (matrices whose weights do not fit take

@@ -69,7 +69,7 @@ struct BenchFiltersCommand: ParsableCommand {
     var warmup: Int = 2
 
     @Option(name: .long,
-            help: "Kernel level for the SIMD and recipe paths: baseline, avx2, avx512, or all (every level this CPU has, side by side); default: $FRAMELAB_ISA, else the best this CPU has.")
+            help: "Kernel level for the SIMD and recipe paths: baseline, avx2, avx512, or all (every level this CPU has, side by side); default: $FRAMELAB_ISA, else the best this CPU has. A level runs its variant for this CPU where CPUID has the extra features (avx2+vnni, avx512+vbmi+vnni); the report names the table.")
     var isa: String?
 
     @Option(name: .long, help: "Record the results as a run in this HDF5 file (created if missing); with --isa all, one run per level.")
