@@ -29,12 +29,12 @@ extension KernelTable {
         resizeVertical: AVX2Kernels.resizeVertical, resizeHorizontal: AVX2Kernels.resizeHorizontal,
         cascadeRow: AVX2Kernels.cascadeRow, widenThreeByte: AVX2Kernels.widenThreeByte, narrowThreeByte: AVX2Kernels.narrowThreeByte)
 
-    /// The avx2 level on a CPU with AVX-VNNI: the same table but for the BGRA colour matrix,
-    /// the fused matrix-curve loop and vibrance (BGRA and bgr8), which multiply and add by
-    /// `vpdpwssd` (`AVX2VNNIKernels`). The bgr8 matrix loops keep the avx2 table's.
+    /// The avx2 level on a CPU with AVX-VNNI: the same table but for the colour matrix, the
+    /// fused matrix-curve loop and vibrance (BGRA and bgr8), which multiply and add by
+    /// `vpdpwssd` (`AVX2VNNIKernels`).
     static let avx2VNNI = avx2.replacing(name: avx2VNNIName, matrix3: AVX2VNNIKernels.matrix3,
-                                         matrix3ThreeByte: avx2.matrix3ThreeByte, matrixCurve: AVX2VNNIKernels.matrixCurve,
-                                         matrixCurveThreeByte: avx2.matrixCurveThreeByte, curve: avx2.curve,
+                                         matrix3ThreeByte: AVX2VNNIKernels.matrix3ThreeByte, matrixCurve: AVX2VNNIKernels.matrixCurve,
+                                         matrixCurveThreeByte: AVX2VNNIKernels.matrixCurveThreeByte, curve: avx2.curve,
                                          curveThreeByte: avx2.curveThreeByte, vibrance: AVX2VNNIKernels.vibrance,
                                          vibranceThreeByte: AVX2VNNIKernels.vibranceThreeByte, lumaThreeByte: avx2.lumaThreeByte)
 

@@ -1,5 +1,5 @@
 // Compiled into two modules: FramelabKernelsAVX2 and, through a symlink,
-// FramelabKernelsAVX2VNNI (its bgr8 vibrance loop loads and stores with these).
+// FramelabKernelsAVX2VNNI (its bgr8 matrix and vibrance loops load and store with these).
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 

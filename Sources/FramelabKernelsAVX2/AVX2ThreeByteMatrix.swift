@@ -1,3 +1,5 @@
+// Compiled into two modules: FramelabKernelsAVX2 and, through a symlink,
+// FramelabKernelsAVX2VNNI (FRAMELAB_VNNI: `AVX2VNNIKernels` calls the row loop).
 #if arch(x86_64)
 import FramelabKernels
 import _Builtin_intrinsics.intel
@@ -9,6 +11,7 @@ import _Builtin_intrinsics.intel
 /// (`PortableKernels.throughBGRA`) the same step took a widening shuffle, a 32-byte store
 /// and load each way, and a narrowing shuffle and permute more: 1080p bgr8 sepia 1.45 ms at
 /// avx2 where OpenCV's `transform` took 1.24 (Xeon family 6 model 207).
+#if !FRAMELAB_VNNI
 extension AVX2Kernels {
     /// Pixels 0..<(a multiple of 8) of a bgr8 row, `s` to `d` (the same row is fine: a step
     /// reads its 24 bytes before it stores them and stores exactly those), through the matrix
@@ -18,6 +21,7 @@ extension AVX2Kernels {
         avx2IntegerMatrixThreeByteRow(s, d, width, fixed)
     }
 }
+#endif
 
 /// Byte shuffles from eight bgr8 pixels as `avx2LoadEightThreeByte` loads them to the
 /// fixed-point step's inputs: each pixel's B and R as 16-bit words of its 32-bit lane, and
@@ -37,8 +41,13 @@ func avx2ThreeByteSpreads() -> (blueRed: __m256i, green: __m256i) {
 func avx2IntegerMatrixThreeBytePacked(_ p: UnsafeRawPointer, _ c: AVX2IntegerMatrixSplats,
                                       _ spreads: (blueRed: __m256i, green: __m256i)) -> __m256i {
     let v = avx2LoadEightThreeByte(p)
-    let greenOne = _mm256_or_si256(_mm256_shuffle_epi8(v, spreads.green), _mm256_set1_epi32(0x0100_0000))
-    let (nb, ng, nr) = avx2IntegerMatrixChannels(_mm256_shuffle_epi8(v, spreads.blueRed), greenOne, c)
+    #if FRAMELAB_VNNI
+    // The bias is each sum's start and the high word's weight 0 (`avx2IntegerMatrixSplats`).
+    let greenHigh = _mm256_shuffle_epi8(v, spreads.green)
+    #else
+    let greenHigh = _mm256_or_si256(_mm256_shuffle_epi8(v, spreads.green), _mm256_set1_epi32(0x0100_0000))
+    #endif
+    let (nb, ng, nr) = avx2IntegerMatrixChannels(_mm256_shuffle_epi8(v, spreads.blueRed), greenHigh, c)
     return _mm256_packus_epi16(_mm256_packs_epi32(nb, ng), _mm256_packs_epi32(nr, _mm256_setzero_si256()))
 }
 

@@ -1,3 +1,5 @@
+// Compiled into two modules: FramelabKernelsAVX2 and, through a symlink,
+// FramelabKernelsAVX2VNNI (FRAMELAB_VNNI: `AVX2VNNIKernels` calls the fused row loop).
 #if arch(x86_64)
 import FramelabKernels
 import _Builtin_intrinsics.intel
@@ -10,6 +12,7 @@ import _Builtin_intrinsics.intel
 /// Through the BGRA buffer (`PortableKernels.throughBGRA`) a row took a widening shuffle,
 /// the fused BGRA loop and a narrowing shuffle: 1080p 2.43 ms at avx2 where the BGRA recipe
 /// takes 1.29 (Xeon family 6 model 207).
+#if !FRAMELAB_VNNI
 extension AVX2Kernels {
     /// Pixels 0..<(a multiple of 8) of a bgr8 row, `s` to `d` (the same row is fine),
     /// through the matrix of the weight words `fixed` and then the pair tables `low` and
@@ -31,6 +34,7 @@ extension AVX2Kernels {
         avx2CurveThreeByteRow(s, d, width, low, high)
     }
 }
+#endif
 
 /// The loop of `AVX2Kernels.matrixCurveThreeByte`. Not inlined: one small loop with the
 /// splats and shuffles in registers.

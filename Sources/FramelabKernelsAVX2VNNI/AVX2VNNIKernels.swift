@@ -10,8 +10,8 @@ import _Builtin_intrinsics.intel
 /// only when CPUID reports it. The fixed-point matrix step is the avx2 module's source with
 /// each channel's two multiply-adds and add as two `vpdpwssd` (`AVX2IntegerMatrixStep.swift`),
 /// in the matrix and in the fused matrix-curve loop (matrices whose weights do not fit take
-/// the same float step as the avx2 table); vibrance's products join their sums the same way
-/// (`AVX2VibranceStep.swift`).
+/// the same float step as the avx2 table), and in the bgr8 rows' matrix and fused loops;
+/// vibrance's products join their sums the same way (`AVX2VibranceStep.swift`).
 public enum AVX2VNNIKernels {
     #if arch(x86_64)
     /// True in an x86-64 build (the entry points below exist only there).
@@ -26,6 +26,19 @@ public enum AVX2VNNIKernels {
                                    _ k: UnsafePointer<Float>, _ fixed: UnsafePointer<Int32>?, _ clamp: ClampNeed,
                                    _ bytes: UnsafePointer<UInt8>, _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
         AVX2MatrixStep.fusedMatrixCurve(s, d, width, k, fixed, low, high)
+    }
+
+    /// The bgr8 row loops of the avx2 table (`AVX2ThreeByteMatrix.swift`,
+    /// `AVX2ThreeByteMatrixCurve.swift`) on this module's fixed-point step.
+    public static func matrix3ThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                        _ fixed: UnsafePointer<Int32>) -> Int {
+        avx2IntegerMatrixThreeByteRow(s, d, width, fixed)
+    }
+
+    public static func matrixCurveThreeByte(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
+                                            _ fixed: UnsafePointer<Int32>, _ bytes: UnsafePointer<UInt8>,
+                                            _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
+        avx2IntegerMatrixCurveThreeByteRow(s, d, width, fixed, low, high)
     }
 
     public static func vibrance(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int, _ amount: Int32) -> Int {

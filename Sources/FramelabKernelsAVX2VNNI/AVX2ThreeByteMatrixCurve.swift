@@ -1,0 +1,1 @@
+../FramelabKernelsAVX2/AVX2ThreeByteMatrixCurve.swift
