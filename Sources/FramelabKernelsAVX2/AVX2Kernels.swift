@@ -105,9 +105,10 @@ public enum AVX2Kernels {
         PortableKernels.gradient(t, width, centreX, dy, inner, span)
     }
 
+    /// Radial-gradient pixels: `avx2GradientBGRARow` (AVX2GradientStep.swift).
     public static func gradientBGRA(_ d: UnsafeMutableRawPointer, _ width: Int, _ centreX: Float, _ dy: Float,
                                     _ inner: Float, _ span: Float, _ colours: UnsafePointer<Float>) -> Int {
-        PortableKernels.gradientBGRA(d, width, centreX, dy, inner, span, colours)
+        avx2GradientBGRARow(d, width, centreX, dy, inner, span, colours)
     }
 
     public static func fill(_ d: UnsafeMutableRawPointer, _ width: Int, _ pattern: UInt32) {

@@ -37,7 +37,8 @@ func avx512GradientPositions(_ t: UnsafeMutablePointer<Float>, _ width: Int, _ c
 
 /// Radial-gradient BGRA pixels sixteen a step: `PortableKernels.gradientBGRA` on 512-bit
 /// registers, the same Float operations in the same order (no FMA: the portable loop's
-/// multiply and add round twice), so every pixel is the bits the other levels make. The
+/// multiply and add round twice), so every pixel is the bits the other levels make, and the
+/// avx2 step's end (conversion, packs, one shuffle: `avx2GradientBGRARow`). The
 /// portable loop's eight lanes ran at about 20 cycles a step on Zen 5, which issues
 /// 512-bit square roots at the rate of 256-bit ones (4.3 cycles each, C harness).
 /// Returns the first pixel not done, a multiple of 8 as the portable loop's is (the last
@@ -49,19 +50,18 @@ func avx512GradientBGRA(_ dst: UnsafeMutableRawPointer, _ width: Int, _ centreX:
     let shape = avx512GradientShape(centreX, dy, inner, span)
     let from = (_mm512_set1_ps(colours[0]), _mm512_set1_ps(colours[1]), _mm512_set1_ps(colours[2]), _mm512_set1_ps(colours[3]))
     let delta = (_mm512_set1_ps(colours[4]), _mm512_set1_ps(colours[5]), _mm512_set1_ps(colours[6]), _mm512_set1_ps(colours[7]))
-    let magic = _mm512_set1_ps(8_388_608), low = _mm512_set1_epi32(0x4B00_0000), high = _mm512_set1_epi32(0x4B00_00FF)
-    // from + t·delta, rounded by the 2^23 add and clamped to 0…255 on the bits (`roundClamp`).
+    let interleave = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15))
+    // from + t·delta to Int32, half to even (`avx2GradientBGRARow` says why these are the
+    // bytes of the portable loop's add of 2^23 and clamp on the bits).
     @inline(__always) func channel(_ t: __m512, _ f: __m512, _ d: __m512) -> __m512i {
-        let bits = _mm512_castps_si512(_mm512_add_ps(_mm512_add_ps(f, _mm512_mul_ps(t, d)), magic))
-        return _mm512_min_epi32(_mm512_max_epi32(bits, low), high)
+        _mm512_cvtps_epi32(_mm512_add_ps(f, _mm512_mul_ps(t, d)))
     }
-    // Shifting moves each channel's byte into place and the 0x4B above it out.
+    // Saturating packs (the 0…255 clamp) and one byte shuffle back to pixel order.
     @inline(__always) func pixels(_ x: Int) -> __m512i {
         let t = avx512GradientPosition(x, shape)
-        let b = _mm512_and_si512(channel(t, from.0, delta.0), _mm512_set1_epi32(0xFF))
-        let g = _mm512_slli_epi32(channel(t, from.1, delta.1), 8), r = _mm512_slli_epi32(channel(t, from.2, delta.2), 16)
-        let a = _mm512_slli_epi32(channel(t, from.3, delta.3), 24)
-        return _mm512_or_si512(_mm512_or_si512(b, g), _mm512_or_si512(r, a))
+        let packed = _mm512_packus_epi16(_mm512_packs_epi32(channel(t, from.0, delta.0), channel(t, from.1, delta.1)),
+                                         _mm512_packs_epi32(channel(t, from.2, delta.2), channel(t, from.3, delta.3)))
+        return _mm512_shuffle_epi8(packed, interleave)
     }
     var x = 0
     while x &+ 16 <= width {
