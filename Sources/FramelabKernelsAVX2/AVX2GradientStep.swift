@@ -22,8 +22,7 @@ func avx2GradientSplats(_ centreX: Float, _ dy: Float, _ inner: Float, _ span: F
      _mm256_set1_ps(inner), _mm256_set1_ps(1 / span),
      (_mm256_set1_ps(colours[0]), _mm256_set1_ps(colours[1]), _mm256_set1_ps(colours[2]), _mm256_set1_ps(colours[3])),
      (_mm256_set1_ps(colours[4]), _mm256_set1_ps(colours[5]), _mm256_set1_ps(colours[6]), _mm256_set1_ps(colours[7])),
-     _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
-                      0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15))
+     avx2PacksToPixels())
 }
 
 /// The row loop; returns the first pixel not done (a multiple of 8, as the portable loop's

@@ -40,8 +40,15 @@ func avx2IntegerMatrixSplats(_ fixed: UnsafePointer<Int32>) -> AVX2IntegerMatrix
             _mm256_set1_epi32(w.blueRedR), green(w.greenBiasR), bias(w.greenBiasB), bias(w.greenBiasG), bias(w.greenBiasR),
             _mm256_setr_epi8(1, -1, -1, -1, 5, -1, -1, -1, 9, -1, -1, -1, 13, -1, -1, -1,
                              1, -1, -1, -1, 5, -1, -1, -1, 9, -1, -1, -1, 13, -1, -1, -1),
-            _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
-                             0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15))
+            avx2PacksToPixels())
+}
+
+/// The byte shuffle from the packs' order (`vpackssdw` of two channel vectors each, then
+/// `vpackuswb`: each lane B0…B3, G0…G3, R0…R3, A0…A3) back to its four BGRA pixels.
+@inline(__always)
+func avx2PacksToPixels() -> __m256i {
+    _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+                     0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
 }
 
 /// The new B, G and R of eight pixels as 32-bit lanes, from their B and R as 16-bit words

@@ -82,8 +82,7 @@ private struct Step {
                                       1, -1, -1, -1, 5, -1, -1, -1, 9, -1, -1, -1, 13, -1, -1, -1)
     let redLanes = _mm256_setr_epi8(2, -1, -1, -1, 6, -1, -1, -1, 10, -1, -1, -1, 14, -1, -1, -1,
                                     2, -1, -1, -1, 6, -1, -1, -1, 10, -1, -1, -1, 14, -1, -1, -1)
-    let interleave = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
-                                      0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
+    let interleave = avx2PacksToPixels()
 
     /// Eight BGRA pixels through the matrix. The shuffles are passed in so a row loop
     /// keeps them in locals (registers, or one spill slot) rather than re-reading `self`.

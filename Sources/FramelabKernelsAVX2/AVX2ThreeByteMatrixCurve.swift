@@ -49,14 +49,17 @@ func avx2IntegerMatrixCurveThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMu
     }
 }
 
+#if !FRAMELAB_VNNI
 /// The loop of `AVX2Kernels.curveThreeByte`: the ring's pixels are the row's, widened by
-/// one byte shuffle. Not inlined, as above.
+/// one byte shuffle. Not inlined, as above. (It multiplies nothing, so the VNNI module,
+/// which compiles this file too, has no copy: the avx2+vnni table keeps the avx2 one.)
 @inline(never)
 func avx2CurveThreeByteRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ width: Int,
                            _ low: UnsafePointer<UInt16>, _ high: UnsafePointer<UInt32>) -> Int {
     let spread = avx2ThreeByteToBGRA()
     return avx2ThreeByteRingLookups(s, d, width, low, high) { _mm256_shuffle_epi8(avx2LoadEightThreeByte($0), spread) }
 }
+#endif
 
 /// Pixels 0..<(a multiple of 8) of a bgr8 row: `eight` makes the BGRA pixels of the eight
 /// three-byte pixels at its argument, into a 64-pixel ring; the pair-table lookups follow
